@@ -1,0 +1,61 @@
+/**
+ * The base of every error toolnexus throws. Each class carries a `Symbol.for('toolnexus.error.<Name>')`
+ * marker, so that `isInstance` works even when an ESM and a CJS copy of the package meet in one process,
+ * where `instanceof` fails. Every error keeps what caused it as `cause`.
+ *
+ * @example
+ * try { await createToolkit({ mcpConfig: 'missing.json' }) }
+ * catch (error) { if (ConfigError.isInstance(error)) console.error(error.message) }
+ */
+export class ToolnexusError extends Error {
+  protected static readonly marker: symbol = Symbol.for('toolnexus.error.ToolnexusError')
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = new.target.name
+    // Mark the instance with the marker of its class and of every toolnexus class above it.
+    for (let type: unknown = new.target; typeof type === 'function' && type !== Error; ) {
+      const marker = (type as typeof ToolnexusError).marker
+      Object.defineProperty(this, marker, { value: true, enumerable: false })
+      type = Object.getPrototypeOf(type)
+    }
+  }
+
+  /** True for an error of this class (or a subclass), from any copy of the package. */
+  static isInstance<T extends typeof ToolnexusError>(this: T, error: unknown): error is InstanceType<T> {
+    return (
+      typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[this.marker] === true
+    )
+  }
+}
+
+/**
+ * A tool that cannot be represented: a bad name, a schema whose root is not an object, a schema that
+ * cannot be turned into JSON Schema. Thrown when the tool is defined, never when it runs.
+ */
+export class ToolDefinitionError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ToolDefinitionError')
+}
+
+/** Wrong configuration (an `mcp.json`, a skills folder, client options). The message says what to change. */
+export class ConfigError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ConfigError')
+}
+
+/** A model call that failed for good (after retries), with the provider's error as `cause`. */
+export class ModelCallError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ModelCallError')
+}
+
+/**
+ * The run was aborted by its `signal` or its `timeoutMs`. `name` is `'AbortError'`, like the DOM's, so
+ * code that checks `error.name === 'AbortError'` keeps working.
+ */
+export class AbortError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.AbortError')
+
+  constructor(message = 'The run was aborted.', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'AbortError'
+  }
+}

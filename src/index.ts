@@ -1,0 +1,37 @@
+// The public API of toolnexus. Every name exported here is public API: add with care, never `export *`.
+// This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
+
+export { toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
+export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
+export {
+  type GeminiFunctionDeclaration,
+  type GeminiToolWrapper,
+  type ToGeminiOptions,
+  toGemini,
+} from './adapters/convert-to-gemini-tools.js'
+// Adapters
+export { type OpenAITool, toOpenAI } from './adapters/convert-to-openai-tools.js'
+// Errors
+export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, ToolnexusError } from './errors.js'
+export { type HttpToolSpec, httpTool } from './http/http-tool.js'
+// The loop
+export type {
+  Awaitable,
+  ConversationStore,
+  Hooks,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  ToolCallRecord,
+  Usage,
+} from './loop/types.js'
+export type { McpConfig, McpServerConfig } from './mcp/mcp-config.js'
+export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
+export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
+export type { InputSchema } from './tool/to-json-schema.js'
+// Tools
+export type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from './tool/types.js'
+// Toolkit and sources
+export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
+export type { Logger } from './toolkit/logger.js'
+export type { McpServerInfo, McpServerStatus } from './toolkit/sources.js'

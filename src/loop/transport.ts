@@ -1,0 +1,62 @@
+import type { Tool, ToolResult } from '../tool/types.js'
+import type { Usage } from './types.js'
+
+/** A tool call as the model sent it. */
+export interface ModelToolCall {
+  /** The call's id; transports invent a stable one when the provider sent none (Gemini often doesn't). */
+  id: string
+  name: string
+  /** The arguments as sent: JSON text (AI SDK) or an already-parsed object (Gemini). */
+  input: string | Record<string, unknown>
+  /** True when the provider sent no id and `id` was made up; the answer then carries no id. */
+  idGenerated?: boolean
+}
+
+/** One model call's outcome, in the transport's message type. */
+export interface ModelTurn<Message> {
+  text: string
+  toolCalls: ModelToolCall[]
+  usage: Usage
+  finishReason: string
+  /** The assistant turn to append to the transcript — verbatim where the provider needs it (Gemini). */
+  message: Message
+  /** The provider's raw response, handed to the `afterModel` hook. */
+  response: unknown
+}
+
+/** What a streaming model call yields: text as it comes, then the whole turn once. */
+export type TransportStreamPart<Message> =
+  | { type: 'text-delta'; text: string }
+  | { type: 'turn'; turn: ModelTurn<Message> }
+
+/** One model call's input. */
+export interface TransportRequest<Message> {
+  messages: Message[]
+  /** Tools to declare; empty means the request carries no tools at all. */
+  tools: readonly Tool[]
+  /** The system prompt (system + skills prompt), when non-empty. */
+  system: string | undefined
+  signal: AbortSignal
+}
+
+/** How a failed model call may be retried. */
+export interface RetryAdvice {
+  retryable: boolean
+  /** The provider's `Retry-After`, in milliseconds, when it sent one in whole seconds. */
+  retryAfterMs?: number
+}
+
+/**
+ * What the loop needs from a provider SDK. The loop owns turns, tools, hooks, retries and aborts; the
+ * transport only speaks the SDK and shapes its messages.
+ */
+export interface Transport<Message> {
+  /** The user message for a prompt string. */
+  userMessage(prompt: string): Message
+  generate(request: TransportRequest<Message>): Promise<ModelTurn<Message>>
+  stream(request: TransportRequest<Message>): AsyncIterable<TransportStreamPart<Message>>
+  /** The message(s) answering every call of one turn, in call order. */
+  toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): Message[]
+  /** Whether a failed call may be retried. */
+  classifyError(error: unknown): RetryAdvice
+}

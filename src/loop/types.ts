@@ -1,0 +1,94 @@
+import type { Tool, ToolResult } from '../tool/types.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+
+/** Tokens used, summed over a run's turns. */
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+  totalTokens: number
+}
+
+/** One tool call the model made during a run, with the result it got back. */
+export interface ToolCallRecord {
+  id: string
+  name: string
+  /** The arguments: an object when the model sent valid JSON, else the raw text it sent. */
+  args: unknown
+  output: string
+  isError: boolean
+  metadata?: Record<string, unknown>
+}
+
+/**
+ * What a run produced. `messages` is the whole transcript in the transport's own message type (AI SDK
+ * `ModelMessage[]`, or Gemini `Content[]`), ready to pass back as `history`.
+ */
+export interface RunResult<Message> {
+  text: string
+  messages: Message[]
+  toolCalls: ToolCallRecord[]
+  turns: number
+  usage: Usage
+  finishReason: string
+  status: 'done' | 'max-turns'
+}
+
+/** What `client.stream` yields, in AI SDK naming; `finish` is always last. */
+export type RunEvent<Message> =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-result'; toolCallId: string; toolName: string; output: string; isError: boolean }
+  | { type: 'step-end'; turn: number; usage: Usage }
+  | { type: 'finish'; result: RunResult<Message> }
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+/**
+ * Hooks around each model call and each tool call. Each may be async; returning nothing changes nothing.
+ *
+ * @example
+ * const hooks: Hooks<ModelMessage> = {
+ *   beforeTool: ({ name, args }) => (name === 'delete_file' ? { result: { output: 'not allowed', isError: true } } : undefined),
+ *   afterTool: ({ name, result }) => console.log(name, result.isError ? 'failed' : 'ok'),
+ * }
+ */
+export interface Hooks<Message> {
+  /** Before every model call; may replace the messages or the tools for this call. */
+  beforeModel?(context: {
+    messages: Message[]
+    tools: readonly Tool[]
+    turn: number
+  }): Awaitable<{ messages?: Message[]; tools?: readonly Tool[] } | undefined | void>
+  /** After every model call, with the provider's response. */
+  afterModel?(context: { response: unknown; turn: number }): Awaitable<void>
+  /** Before every tool call; `{ result }` answers the call without running the tool, `{ args }` replaces them. */
+  beforeTool?(context: {
+    toolCallId: string
+    name: string
+    args: Record<string, unknown>
+  }): Awaitable<{ result?: ToolResult; args?: Record<string, unknown> } | undefined | void>
+  /** After every tool call; `{ result }` replaces the result the model sees. */
+  afterTool?(context: {
+    toolCallId: string
+    name: string
+    args: Record<string, unknown>
+    result: ToolResult
+  }): Awaitable<{ result?: ToolResult } | undefined | void>
+}
+
+/** Where `client.ask` keeps conversations by id. */
+export interface ConversationStore<Message> {
+  get(id: string): Awaitable<Message[] | undefined>
+  save(id: string, messages: Message[]): Awaitable<void>
+}
+
+/** What every `run`, `stream` and `ask` takes besides the prompt. */
+export interface RunOptions<Message> {
+  /** The tools the model may call. Omitted: the model is called without tools. */
+  toolkit?: Toolkit
+  /** Earlier messages (a previous result's `messages`) to continue from. */
+  history?: Message[]
+  /** Aborts the model call and every running tool; the run rejects with an `AbortError`. */
+  signal?: AbortSignal
+}

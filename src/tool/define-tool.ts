@@ -1,0 +1,66 @@
+import { ToolDefinitionError } from '../errors.js'
+import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
+import { type InputSchema, toJsonSchema } from './to-json-schema.js'
+import { errorMessage, errorResult, toToolResult } from './tool-result.js'
+import type { Tool, ToolContext, ToolResult } from './types.js'
+import { validateArgs } from './validate-args.js'
+
+/** What `defineTool` takes. */
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
+  /** The exposed name: 1–64 of `[a-zA-Z0-9_-]`. */
+  name: string
+  /** What the tool does and when to use it; the model reads this. */
+  description: string
+  /** JSON Schema, zod, Standard Schema or an AI SDK `Schema`. Omitted: a tool without arguments. */
+  inputSchema?: InputSchema
+  /**
+   * Does the work. Return a string (the output), a `ToolResult`, or any value (its JSON text becomes the
+   * output). A throw becomes an error result; the arguments already fit the schema when this runs.
+   */
+  execute: (args: Args, context: ToolContext) => unknown
+}
+
+/**
+ * Defines a native tool (`source: 'native'`) from a function and a schema.
+ *
+ * @throws {ToolDefinitionError} when the name or the schema cannot be represented; the message says
+ * what to change.
+ * @example
+ * const weather = defineTool({
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city',
+ *   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ *   execute: ({ city }) => `sunny in ${city}`,
+ * })
+ * await weather.execute({ city: 'Chennai' }) // { output: 'sunny in Chennai', isError: false }
+ */
+export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(
+  options: DefineToolOptions<Args>,
+): Tool {
+  const { name, description, execute } = options
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    const suggestion = typeof name === 'string' && name.length > 0 ? ` Try "${sanitizeToolName(name)}".` : ''
+    throw new ToolDefinitionError(
+      `Tool name ${JSON.stringify(name)} is not allowed: use 1–64 characters from [a-zA-Z0-9_-].${suggestion}`,
+    )
+  }
+  if (typeof execute !== 'function') {
+    throw new ToolDefinitionError(`Tool "${name}": execute must be a function.`)
+  }
+  const inputSchema = toJsonSchema(options.inputSchema, name)
+  return {
+    name,
+    description: typeof description === 'string' ? description : '',
+    inputSchema,
+    source: 'native',
+    async execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+      const problem = validateArgs(inputSchema, args)
+      if (problem !== undefined) return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
+      try {
+        return toToolResult(await execute(args as Args, context))
+      } catch (error) {
+        return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+      }
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import { asSchema } from 'ai'
+import { ToolDefinitionError } from '../errors.js'
+import type { JSONSchema } from './types.js'
+
+const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema')
+
+/**
+ * What `defineTool` accepts as `inputSchema`: a JSON Schema object, a zod schema, any Standard Schema
+ * that can emit JSON Schema, or an AI SDK `Schema` (`jsonSchema(...)`, `zodSchema(...)`).
+ */
+export type InputSchema = JSONSchema | { readonly '~standard': unknown } | { readonly jsonSchema: unknown }
+
+/**
+ * Turns any accepted `inputSchema` into a fresh plain JSON Schema object with an object root. The input is
+ * never mutated; the result is the caller's own copy.
+ *
+ * @throws {ToolDefinitionError} when the schema cannot be read, resolves only asynchronously, or its root
+ * is not an object.
+ * @example
+ * toJsonSchema(z.object({ city: z.string() }), 'get_weather') // { type: 'object', properties: { city: … }, … }
+ */
+export function toJsonSchema(input: InputSchema | undefined, toolName: string): JSONSchema {
+  const raw = input === undefined ? { type: 'object', properties: {} } : readSchema(input, toolName)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": inputSchema must describe an object, got ${typeof raw}.`,
+    )
+  }
+  let schema: JSONSchema
+  try {
+    schema = structuredClone(raw) as JSONSchema
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": inputSchema must be plain JSON data (no functions or class instances).`,
+      { cause: error },
+    )
+  }
+  if (schema.type === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('$ref' in schema)) {
+    schema.type = 'object'
+  }
+  if (schema.type !== 'object') {
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": the root of inputSchema must be { type: "object" } (tool arguments are always an object), got type ${JSON.stringify(schema.type)}. Wrap the value in an object property.`,
+    )
+  }
+  if (schema.properties === undefined) schema.properties = {}
+  return schema
+}
+
+function readSchema(input: InputSchema, toolName: string): unknown {
+  const isWrapped = aiSdkSchemaMarker in input || '~standard' in input || typeof input === 'function'
+  if (!isWrapped) return input
+  let jsonSchema: unknown
+  try {
+    jsonSchema = asSchema(input as Parameters<typeof asSchema>[0]).jsonSchema
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": inputSchema could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)}). Pass a JSON Schema object, a zod 4 schema or a Standard Schema with JSON Schema support.`,
+      { cause: error },
+    )
+  }
+  if (isPromiseLike(jsonSchema)) {
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": inputSchema resolves to JSON Schema asynchronously. Resolve it first: inputSchema: await asSchema(schema).jsonSchema.`,
+    )
+  }
+  return jsonSchema
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
+  )
+}

@@ -1,0 +1,45 @@
+import type { ToolResult } from './types.js'
+
+/** An error result whose output is `message`. */
+export function errorResult(message: string, metadata?: Record<string, unknown>): ToolResult {
+  return metadata === undefined
+    ? { output: message, isError: true }
+    : { output: message, isError: true, metadata }
+}
+
+/** The message of anything thrown, without a stack. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name
+  if (typeof error === 'string') return error
+  return toJsonText(error)
+}
+
+/**
+ * Text for any value: a string as it is, anything else as JSON (`undefined` as an empty string), and a
+ * value JSON cannot hold (a cycle, a BigInt) as its `String()`.
+ */
+export function toJsonText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === undefined) return ''
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/** True when `value` has the shape of a `ToolResult`. */
+export function isToolResult(value: unknown): value is ToolResult {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ToolResult).output === 'string' &&
+    typeof (value as ToolResult).isError === 'boolean'
+  )
+}
+
+/** A tool's return value as a `ToolResult`: a string is the output, a result stays, anything else is JSON. */
+export function toToolResult(value: unknown): ToolResult {
+  if (isToolResult(value)) return value
+  return { output: toJsonText(value), isError: false }
+}

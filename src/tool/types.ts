@@ -1,0 +1,55 @@
+/**
+ * A JSON Schema object. toolnexus always exposes a tool's input as plain JSON Schema with an object root.
+ *
+ * @example
+ * const schema: JSONSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
+ */
+export type JSONSchema = { [key: string]: unknown }
+
+/** Where a tool came from. */
+export type ToolSource = 'native' | 'mcp' | 'skill' | 'http' | 'ai-sdk' | 'custom'
+
+/**
+ * What running a tool produced. A failure is a result too: `isError: true` with a message in `output`.
+ *
+ * @example
+ * const ok: ToolResult = { output: 'sunny in Chennai', isError: false }
+ * const failed: ToolResult = { output: 'city is required', isError: true }
+ */
+export interface ToolResult {
+  /** The text the model reads. */
+  output: string
+  /** True when the call failed; `output` then says why. */
+  isError: boolean
+  /** Anything else worth keeping (HTTP status, structured content, …). Not sent to the model. */
+  metadata?: Record<string, unknown>
+}
+
+/** What a tool is told about the call it serves. */
+export interface ToolContext {
+  /** Aborted when the run is cancelled or the call times out; a well-behaved tool stops then. */
+  signal?: AbortSignal
+  /** The id the model gave this call, when it gave one. */
+  toolCallId?: string
+  /** The time this call may take, in milliseconds. */
+  timeoutMs?: number
+}
+
+/**
+ * One tool, whatever its origin: the uniform shape every adapter and the loop work with.
+ *
+ * `execute` never throws and never rejects: every failure comes back as `{ isError: true, output }`.
+ *
+ * @example
+ * const result = await tool.execute({ city: 'Chennai' }, { toolCallId: 'call_1' })
+ * if (result.isError) console.error(result.output)
+ */
+export interface Tool {
+  /** The exposed name, matching `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string
+  description: string
+  /** Plain JSON Schema with `type: 'object'` at the root. */
+  inputSchema: JSONSchema
+  source: ToolSource
+  execute(args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
+}

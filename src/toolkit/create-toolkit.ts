@@ -1,0 +1,230 @@
+import { toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import { toAnthropic } from '../adapters/convert-to-anthropic-tools.js'
+import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
+import { toOpenAI } from '../adapters/convert-to-openai-tools.js'
+import { ToolDefinitionError } from '../errors.js'
+import { type HttpToolSpec, httpTool } from '../http/http-tool.js'
+import type { McpConfig } from '../mcp/mcp-config.js'
+import { TOOL_NAME_PATTERN } from '../tool/names.js'
+import { errorResult } from '../tool/tool-result.js'
+import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+import { validateArgs } from '../tool/validate-args.js'
+import { consoleLogger, type Logger } from './logger.js'
+import { runTool } from './run-tool.js'
+import type { McpServerInfo, McpServerStatus, McpSource, SkillsSource } from './sources.js'
+
+/** What `createToolkit` takes. Every source is optional; tools join in the order MCP → skill → HTTP → host. */
+export interface ToolkitOptions {
+  /** Host tools (`defineTool`, `fromAISDK`, your own `Tool` objects). */
+  tools?: readonly Tool[]
+  /** A path to an `mcp.json` (relative to the working directory), or the parsed object. */
+  mcpConfig?: string | McpConfig
+  /** Folders searched for `**\/SKILL.md`. */
+  skillsDir?: string | readonly string[]
+  /** HTTP endpoints exposed as tools. */
+  http?: readonly HttpToolSpec[]
+  /** Exposed names to leave out. */
+  disableTools?: readonly string[]
+  /** Where warnings go. @default console */
+  logger?: Logger
+  /** Milliseconds a tool call may take before it is answered with an error. @default 60000 */
+  toolTimeoutMs?: number
+  /** Characters of a tool's output kept before it is cut with a visible marker. @default 100000 */
+  maxOutputChars?: number
+}
+
+/**
+ * Every tool from every source under one roof: look them up, run them by exposed name with validated
+ * arguments, and render them for any provider.
+ */
+export interface Toolkit extends AsyncDisposable {
+  /** All tools, in assembly order. */
+  tools(): readonly Tool[]
+  /** The tool with this exposed name. */
+  get(name: string): Tool | undefined
+  /**
+   * Runs a tool by exposed name. Never throws: an unknown name, arguments that break the schema, a throw,
+   * a timeout or an abort all come back as error results the model can read.
+   */
+  execute(name: string, args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
+  /** Adds tools after creation; a name already taken keeps its first owner (with a warning). */
+  register(...tools: Tool[]): void
+  /** The system-prompt block that lists the skills (§6); empty when there are none. */
+  skillsPrompt(): string
+  /** Each configured MCP server's state. */
+  mcpStatus(): Record<string, McpServerStatus>
+  /** Each configured MCP server's state, reason and tools. */
+  mcpServers(): Record<string, McpServerInfo>
+  /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
+  warnings(): readonly string[]
+  /** Disconnects every MCP client and ends every child process the toolkit started. */
+  close(): Promise<void>
+  toOpenAI(): ReturnType<typeof toOpenAI>
+  toAnthropic(): ReturnType<typeof toAnthropic>
+  toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini>
+  toAISDK(): ReturnType<typeof toAISDK>
+}
+
+const DEFAULT_TOOL_TIMEOUT_MS = 60_000
+const DEFAULT_MAX_OUTPUT_CHARS = 100_000
+
+/**
+ * Builds a toolkit from host tools, an `mcp.json`, skill folders and HTTP endpoints. MCP servers connect in
+ * parallel; one that fails is reported by `mcpStatus()` and never fails the toolkit.
+ *
+ * @example
+ * await using tk = await createToolkit({
+ *   tools: [weather],
+ *   mcpConfig: './mcp.json',
+ *   skillsDir: './skills',
+ * })
+ * await tk.execute('get_weather', { city: 'Chennai' })
+ * tk.toGemini() // [{ functionDeclarations: [...] }]
+ */
+export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
+  // Every warning, from any source, is both logged and kept for `warnings()`.
+  const warnings: string[] = []
+  const sink = options.logger ?? consoleLogger
+  const logger: Logger = {
+    warn(message) {
+      warnings.push(message)
+      sink.warn(message)
+    },
+  }
+  const [mcp, skills] = await Promise.all([loadMcp(options, logger), loadSkillsSource(options, logger)])
+  const http = (options.http ?? []).map((spec) => httpTool(spec))
+  return new DefaultToolkit({
+    logger,
+    warnings,
+    mcp,
+    skills,
+    tools: [...(mcp?.tools ?? []), ...(skills?.tools ?? []), ...http, ...(options.tools ?? [])],
+    disabled: new Set(options.disableTools ?? []),
+    limits: {
+      timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+    },
+  })
+}
+
+// The sources that need Node load on demand, so the root entry stays importable on edge runtimes.
+async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSource | undefined> {
+  if (options.mcpConfig === undefined) return undefined
+  const { loadMcpSource } = await import('../mcp/load-mcp-source.js')
+  return loadMcpSource(options.mcpConfig, { logger })
+}
+
+async function loadSkillsSource(options: ToolkitOptions, logger: Logger): Promise<SkillsSource | undefined> {
+  if (options.skillsDir === undefined) return undefined
+  const { loadSkills } = await import('../skills/load-skills.js')
+  const roots = typeof options.skillsDir === 'string' ? [options.skillsDir] : [...options.skillsDir]
+  return loadSkills(roots, { logger })
+}
+
+interface ToolkitParts {
+  logger: Logger
+  warnings: string[]
+  mcp: McpSource | undefined
+  skills: SkillsSource | undefined
+  tools: Tool[]
+  disabled: Set<string>
+  limits: { timeoutMs: number; maxOutputChars: number }
+}
+
+class DefaultToolkit implements Toolkit {
+  readonly #byName = new Map<string, Tool>()
+  readonly #parts: ToolkitParts
+  #list: readonly Tool[] = []
+  #closed: Promise<void> | undefined
+
+  constructor(parts: ToolkitParts) {
+    this.#parts = parts
+    this.#add(parts.tools)
+  }
+
+  tools(): readonly Tool[] {
+    return this.#list
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#byName.get(name)
+  }
+
+  async execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    const tool = this.#byName.get(name)
+    if (tool === undefined) {
+      const available = this.#list.map((each) => each.name).join(', ') || '(none)'
+      return errorResult(`Unknown tool "${name}". Available tools: ${available}`)
+    }
+    const problem = validateArgs(tool.inputSchema, args)
+    if (problem !== undefined) return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
+    return runTool(tool, args, context, this.#parts.limits)
+  }
+
+  register(...tools: Tool[]): void {
+    this.#add(tools)
+  }
+
+  skillsPrompt(): string {
+    return this.#parts.skills?.prompt ?? ''
+  }
+
+  mcpStatus(): Record<string, McpServerStatus> {
+    return Object.fromEntries(
+      Object.entries(this.mcpServers()).map(([server, info]) => [server, info.status]),
+    )
+  }
+
+  mcpServers(): Record<string, McpServerInfo> {
+    return this.#parts.mcp?.servers() ?? {}
+  }
+
+  warnings(): readonly string[] {
+    return this.#parts.warnings
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#parts.mcp?.close() ?? Promise.resolve()
+    return this.#closed
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+
+  toOpenAI(): ReturnType<typeof toOpenAI> {
+    return toOpenAI(this.#list)
+  }
+
+  toAnthropic(): ReturnType<typeof toAnthropic> {
+    return toAnthropic(this.#list)
+  }
+
+  toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini> {
+    return toGemini(this.#list, options)
+  }
+
+  toAISDK(): ReturnType<typeof toAISDK> {
+    return toAISDK(this.#list)
+  }
+
+  #add(tools: readonly Tool[]): void {
+    for (const tool of tools) {
+      if (typeof tool?.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) {
+        throw new ToolDefinitionError(
+          `Tool name ${JSON.stringify(tool?.name)} is not allowed: use 1–64 characters from [a-zA-Z0-9_-].`,
+        )
+      }
+      if (this.#parts.disabled.has(tool.name)) continue
+      const first = this.#byName.get(tool.name)
+      if (first !== undefined) {
+        this.#parts.logger.warn(
+          `Duplicate tool name "${tool.name}": kept the ${first.source} tool, dropped the ${tool.source} tool.`,
+        )
+        continue
+      }
+      this.#byName.set(tool.name, tool)
+    }
+    this.#list = [...this.#byName.values()]
+  }
+}

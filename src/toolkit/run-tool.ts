@@ -1,0 +1,67 @@
+import { errorMessage, errorResult } from '../tool/tool-result.js'
+import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+
+/** How a toolkit bounds one tool call. */
+export interface RunToolLimits {
+  /** Milliseconds a call may take before it is answered with an error and its signal aborted. */
+  timeoutMs: number
+  /** Characters of output kept; the rest is cut with a visible marker. */
+  maxOutputChars: number
+}
+
+/**
+ * Runs one tool with a deadline, the caller's signal and an output cap. Always resolves: a tool that
+ * throws (breaking the `Tool` contract), hangs past its deadline, or is aborted yields an error result,
+ * and a tool that ignores its signal cannot hold the caller.
+ */
+export async function runTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  limits: RunToolLimits,
+): Promise<ToolResult> {
+  const timeoutMs = context.timeoutMs ?? limits.timeoutMs
+  const controller = new AbortController()
+  const outer = context.signal
+  if (outer?.aborted) return errorResult(`Tool "${tool.name}" was not run: the call was aborted.`)
+
+  let settle: (result: ToolResult) => void = () => {}
+  const stopped = new Promise<ToolResult>((resolve) => {
+    settle = resolve
+  })
+  const onAbort = (): void => {
+    controller.abort(outer?.reason)
+    settle(errorResult(`Tool "${tool.name}" was aborted.`))
+  }
+  outer?.addEventListener('abort', onAbort, { once: true })
+  const timer =
+    Number.isFinite(timeoutMs) && timeoutMs > 0
+      ? setTimeout(() => {
+          controller.abort(new Error(`timed out after ${timeoutMs} ms`))
+          settle(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms.`))
+        }, timeoutMs)
+      : undefined
+
+  const running = Promise.resolve()
+    .then(() => tool.execute(args, { ...context, signal: controller.signal, timeoutMs }))
+    .catch((error: unknown) => errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
+  try {
+    return capOutput(await Promise.race([running, stopped]), limits.maxOutputChars)
+  } finally {
+    clearTimeout(timer)
+    outer?.removeEventListener('abort', onAbort)
+  }
+}
+
+function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
+  if (typeof result?.output !== 'string') {
+    return errorResult('The tool returned no ToolResult (expected { output: string, isError: boolean }).')
+  }
+  if (result.output.length <= maxOutputChars) return result
+  const dropped = result.output.length - maxOutputChars
+  return {
+    ...result,
+    output: `${result.output.slice(0, maxOutputChars)}\n…[output truncated: ${dropped} more characters]`,
+    metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
+  }
+}

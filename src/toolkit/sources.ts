@@ -1,0 +1,27 @@
+import type { Tool } from '../tool/types.js'
+
+/** The state of one MCP server. */
+export type McpServerStatus = 'connected' | 'failed' | 'disabled'
+
+/** One MCP server's state with the detail behind it. */
+export interface McpServerInfo {
+  status: McpServerStatus
+  /** Why the server failed or is disabled; never contains a secret. */
+  reason?: string
+  /** The exposed names of the tools it contributes. */
+  tools: string[]
+}
+
+/** What the MCP source hands the toolkit: its tools, each server's state, and how to shut it down. */
+export interface McpSource {
+  tools: Tool[]
+  servers(): Record<string, McpServerInfo>
+  close(): Promise<void>
+}
+
+/** What the skills source hands the toolkit: the `skill` tool (when any skill exists) and the prompt. */
+export interface SkillsSource {
+  tools: Tool[]
+  /** The `skillsPrompt()` text of §6; empty when no skill has a description. */
+  prompt: string
+}
