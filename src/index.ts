@@ -1,7 +1,9 @@
 // The public API of toolnexus. Every name exported here is public API: add with care, never `export *`.
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
-export { toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
+export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
+export type { GeminiSchema, GeminiSchemaType } from './adapters/convert-json-schema-to-gemini-schema.js'
+export { ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
 export {
   type GeminiFunctionDeclaration,
@@ -13,8 +15,24 @@ export {
 export { type OpenAITool, toOpenAI } from './adapters/convert-to-openai-tools.js'
 // Errors
 export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, ToolnexusError } from './errors.js'
+// @google/genai: declaring the tools and answering a response's function calls in your own loop
+export { toGenAITools } from './genai/convert-to-genai-tools.js'
+export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
 export { type HttpToolSpec, httpTool } from './http/http-tool.js'
 // The loop
+export {
+  type AISDKClientOptions,
+  type AskOptions,
+  type Client,
+  type ClientOptions,
+  createClient,
+  type GenAIClient,
+  type GenAIClientOptions,
+  type GenAIMessage,
+} from './loop/create-client.js'
+export { InMemoryConversationStore } from './loop/in-memory-conversation-store.js'
+export type { RetryOptions } from './loop/retry.js'
+export type { RunStream } from './loop/run-stream.js'
 export type {
   Awaitable,
   ConversationStore,

@@ -1,7 +1,96 @@
-// PLACEHOLDER — the adapters helper replaces this file.
-import type { ToolSet } from 'ai'
+import type { JSONSchema7 } from '@ai-sdk/provider'
+import { jsonSchema, type ToolSet, tool } from 'ai'
+import { ToolnexusError } from '../errors.js'
 import type { Tool } from '../tool/types.js'
+import { validateArgs } from '../tool/validate-args.js'
 
-export function toAISDK(_tools: readonly Tool[]): ToolSet {
-  throw new Error('toAISDK: not built yet')
+/**
+ * A toolnexus tool's error result, inside the AI SDK. `toAISDK` throws it from `execute` so that the AI SDK
+ * records a `tool-error`: the model receives `{ type: 'error-text', value: message }` and the UI an
+ * `output-error` part, exactly as for any AI SDK tool that fails. The message is the result's `output`.
+ *
+ * @example
+ * const result = await generateText({ model, tools: toAISDK(tools), prompt })
+ * const failed = result.steps.flatMap((step) => step.content).filter((part) => part.type === 'tool-error')
+ * failed.filter((part) => ToolResultError.isInstance(part.error)) // the tools' own error results
+ */
+export class ToolResultError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ToolResultError')
+
+  /** The failed result's metadata, when it had some. */
+  readonly metadata: Record<string, unknown> | undefined
+
+  constructor(message: string, metadata?: Record<string, unknown>) {
+    super(message)
+    this.metadata = metadata
+  }
+
+  /** The tool's own output, without a class-name prefix: the AI SDK sends `String(error)` to the model. */
+  override toString(): string {
+    return this.message
+  }
+}
+
+/**
+ * Renders tools as an AI SDK `ToolSet` for `generateText`, `streamText` or an `Agent`. Each tool carries its
+ * JSON Schema through `jsonSchema()` and runs `Tool.execute` with the AI SDK's `abortSignal` and
+ * `toolCallId`. A successful result reaches the model as text; an `isError` result as an error
+ * (`error-text` for the model, `output-error` in the UI), so the model can read it and recover. Arguments
+ * that do not fit the schema never reach the tool: they fail the same way, saying which argument and why.
+ *
+ * @param tools - The tools to expose, keyed by their exposed names.
+ * @example
+ * const { text } = await generateText({
+ *   model: openai('gpt-4.1'),
+ *   tools: toAISDK(tk.tools()),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'What is the weather in Chennai?',
+ * })
+ */
+export function toAISDK(tools: readonly Tool[]): ToolSet {
+  const toolSet: ToolSet = {}
+  for (const each of tools) {
+    // A copy, so a provider that rewrites schemas in place (strict mode) cannot reach the tool's own.
+    const schema = cloneSchema(each.inputSchema)
+    const aiTool = tool({
+      description: each.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(schema),
+      execute: async (input, options) => {
+        const args = isRecord(input) ? input : {}
+        const problem = validateArgs(each.inputSchema, input ?? {})
+        if (problem !== undefined) {
+          throw new ToolResultError(`Invalid arguments for tool "${each.name}": ${problem}`)
+        }
+        const result = await each.execute(args, {
+          toolCallId: options.toolCallId,
+          ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
+        })
+        if (result.isError) throw new ToolResultError(result.output, result.metadata)
+        return result.output
+      },
+    })
+    // A data property even for `__proto__`, which a plain assignment would turn into a prototype change.
+    Object.defineProperty(toolSet, each.name, {
+      value: aiTool,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return toolSet
+}
+
+function cloneSchema(schema: Tool['inputSchema']): JSONSchema7 {
+  let copy: unknown = schema
+  try {
+    copy = structuredClone(schema)
+  } catch {
+    // Not plain data (a custom Tool breaking §1): used as it is rather than failing the whole tool set.
+  }
+  // A Tool's schema is plain JSON Schema by contract (§1); JSONSchema7 is the AI SDK's name for that.
+  return copy as JSONSchema7
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -18,8 +18,11 @@ export interface ModelTurn<Message> {
   toolCalls: ModelToolCall[]
   usage: Usage
   finishReason: string
-  /** The assistant turn to append to the transcript — verbatim where the provider needs it (Gemini). */
-  message: Message
+  /**
+   * The assistant turn to append to the transcript — verbatim where the provider needs it (Gemini).
+   * `undefined` when the model said nothing at all: an empty turn that several providers reject in history.
+   */
+  message: Message | undefined
   /** The provider's raw response, handed to the `afterModel` hook. */
   response: unknown
 }

@@ -1,7 +1,94 @@
-// PLACEHOLDER — the skills helper replaces this file (§6).
+import { readFile } from 'node:fs/promises'
 import type { Logger } from '../toolkit/logger.js'
 import type { SkillsSource } from '../toolkit/sources.js'
+import { findSkillFiles, type SkillLocation } from './find-skill-files.js'
+import { listSkillFiles } from './list-skill-files.js'
+import { type ParsedSkillFile, parseSkillFile } from './parse-skill-file.js'
+import { createSkillTool, formatSkillsPrompt, type Skill } from './skill-tool.js'
 
-export async function loadSkills(_roots: string[], _options: { logger: Logger }): Promise<SkillsSource> {
-  throw new Error('skills source: not built yet')
+// Files read at once: enough to overlap the file system's latency, few enough to stay far from EMFILE.
+const CONCURRENT_READS = 16
+
+/**
+ * Loads the skills under `roots` (§6): finds every `SKILL.md`, reads its frontmatter and body, and samples
+ * its folder's files, all now, so the `skill` tool answers from memory and its output is exactly what
+ * was on disk at load. Never throws for a skill: a missing root, an unreadable file, a frontmatter without
+ * `name` or with broken YAML, and a second skill with a name already taken are each reported to the
+ * logger (with the path and the reason) and skipped. Files are read in parallel; warnings and the
+ * first-wins choice between duplicates still follow the discovery order.
+ *
+ * @example
+ * const { tools, prompt } = await loadSkills(['./skills'], { logger: console })
+ * await tools[0]?.execute({ name: 'hello-world' })
+ */
+export async function loadSkills(roots: string[], options: { logger: Logger }): Promise<SkillsSource> {
+  const { logger } = options
+  const { locations, skillDirectories } = await findSkillFiles(roots, { logger })
+  const parsed = await mapConcurrently(locations, readSkillFile)
+
+  const accepted: Array<{ location: SkillLocation; skill: Extract<ParsedSkillFile, { kind: 'skill' }> }> = []
+  const fileOf = new Map<string, string>()
+  for (const [index, location] of locations.entries()) {
+    const result = parsed[index]
+    if (result === undefined) continue
+    if (result.kind === 'skipped') {
+      logger.warn(`Skipped skill ${location.file}: ${result.reason}.`)
+      continue
+    }
+    const first = fileOf.get(result.name)
+    if (first !== undefined) {
+      logger.warn(`Duplicate skill name "${result.name}": kept ${first}, skipped ${location.file}.`)
+      continue
+    }
+    if (result.warning !== undefined) logger.warn(`Skill ${location.file}: ${result.warning}.`)
+    fileOf.set(result.name, location.file)
+    accepted.push({ location, skill: result })
+  }
+
+  const skills = await mapConcurrently(
+    accepted,
+    async ({ location, skill }): Promise<Skill> => ({
+      name: skill.name,
+      description: skill.description,
+      body: skill.body,
+      directory: location.directory,
+      file: location.file,
+      files: await listSkillFiles(location.directory, { skillDirectories }),
+    }),
+  )
+  return {
+    tools: skills.length > 0 ? [createSkillTool(skills)] : [],
+    prompt: formatSkillsPrompt(skills),
+  }
+}
+
+async function readSkillFile(location: SkillLocation): Promise<ParsedSkillFile> {
+  try {
+    return parseSkillFile(await readFile(location.file, 'utf8'))
+  } catch (error) {
+    return { kind: 'skipped', reason: `the file cannot be read (${errorCode(error)})` }
+  }
+}
+
+/** `items.map(work)` with at most `CONCURRENT_READS` running at once; results keep the input order. */
+async function mapConcurrently<Item, Result>(
+  items: readonly Item[],
+  work: (item: Item) => Promise<Result>,
+): Promise<Result[]> {
+  const results: Result[] = new Array(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) {
+      results[index] = await work(items[index] as Item)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, items.length) }, worker))
+  return results
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code
+  }
+  return error instanceof Error ? error.message : String(error)
 }

@@ -10,6 +10,8 @@ export interface McpServerInfo {
   reason?: string
   /** The exposed names of the tools it contributes. */
   tools: string[]
+  /** How the server is (or was last) spoken to, once it connected: a process, streamable HTTP or SSE. */
+  transport?: 'stdio' | 'streamable-http' | 'sse'
 }
 
 /** What the MCP source hands the toolkit: its tools, each server's state, and how to shut it down. */

@@ -1,0 +1,311 @@
+// Turns the measurements into the tables: per request, toolnexus against each, the issue targets, scale.
+
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cpus, release, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { type ImplementationInfo, type Protocol, REFERENCES } from '../impls/registry.js'
+import type { ToolVariant } from '../impls/types.js'
+import type { ScaleReport } from '../scale/scale-bench.js'
+import { median, percentile } from './stats.js'
+
+/** Everything measured for one implementation and tool variant. */
+export interface SpecResult {
+  info: ImplementationInfo
+  variant: ToolVariant
+  key: string
+  error?: string
+  cold: { importMs: number[]; initMs: number[]; firstRunMs: number[] }
+  /** Each round's run durations, after warm-up. */
+  rounds: number[][]
+  concurrency: number
+  concurrentWallMs: number[]
+  modelCallsPerRun: number
+  maxRssSequentialBytes?: number
+  maxRssPeakBytes?: number
+  closeMs?: number
+}
+
+export interface ReportInput {
+  specs: SpecResult[]
+  scale: ScaleReport | { error: string } | undefined
+  params: Record<string, number>
+  quick: boolean
+  startedAt: Date
+  finishedAt: Date
+  benchDir: string
+  endpointErrors: number
+  profiled: string | undefined
+}
+
+const PEER_PACKAGES = [
+  'ai',
+  '@ai-sdk/openai',
+  '@ai-sdk/mcp',
+  '@mastra/core',
+  '@mastra/mcp',
+  'langchain',
+  '@langchain/core',
+  '@langchain/openai',
+  '@langchain/langgraph',
+  '@langchain/mcp-adapters',
+  '@google/genai',
+  '@modelcontextprotocol/sdk',
+  'zod',
+]
+
+function versionOf(directory: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version: string }).version
+  } catch {
+    return 'not installed'
+  }
+}
+
+function gitRevision(directory: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: directory, encoding: 'utf8' }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+function ms(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return '—'
+  if (Math.abs(value) < 10) return value.toFixed(2)
+  if (Math.abs(value) < 100) return value.toFixed(1)
+  return value.toFixed(0)
+}
+
+function ratio(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`
+}
+
+function megabytes(bytes: number | undefined): string {
+  return bytes === undefined ? '—' : (bytes / 1024 / 1024).toFixed(0)
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)))
+  const line = (cells: string[]): string =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+  return [line(header), `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`, ...rows.map(line)].join('\n')
+}
+
+function measured(spec: SpecResult | undefined): spec is SpecResult {
+  return spec !== undefined && spec.error === undefined && spec.rounds.length > 0
+}
+
+/** The median over rounds of `combine(a's round median, b's round median)`; rounds line up by index. */
+function perRound(a: SpecResult | undefined, b: SpecResult | undefined, combine: (x: number, y: number) => number): number | undefined {
+  if (!measured(a) || !measured(b)) return undefined
+  const count = Math.min(a.rounds.length, b.rounds.length)
+  const values: number[] = []
+  for (let round = 0; round < count; round++) values.push(combine(median(a.rounds[round]!), median(b.rounds[round]!)))
+  return median(values)
+}
+
+const ratioOf = (a: SpecResult | undefined, b: SpecResult | undefined): number | undefined =>
+  a === b ? undefined : perRound(a, b, (x, y) => x / y)
+const differenceOf = (a: SpecResult | undefined, b: SpecResult | undefined): number | undefined =>
+  perRound(a, b, (x, y) => x - y)
+
+function verdict(value: number | undefined, limit: number): string {
+  if (value === undefined) return 'not measured'
+  return value <= limit ? 'met' : 'MISSED'
+}
+
+export function renderReport(input: ReportInput): { text: string; markdown: string } {
+  const { specs } = input
+  const find = (id: string, variant: ToolVariant): SpecResult | undefined =>
+    specs.find((spec) => spec.info.id === id && spec.variant === variant)
+  const libraryDir = join(input.benchDir, '..')
+  const cpu = cpus()
+  const lines: string[] = []
+  lines.push(`# toolnexus benchmark${input.quick ? ' (quick smoke run: figures are rough)' : ''}`)
+  lines.push('')
+  lines.push(
+    `- Date: ${input.startedAt.toISOString()} (took ${((input.finishedAt.getTime() - input.startedAt.getTime()) / 1000).toFixed(0)} s)`,
+  )
+  lines.push(
+    `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GB RAM, Linux ${release()}, Node ${process.version}`,
+  )
+  lines.push(`- toolnexus ${versionOf(libraryDir)} (git ${gitRevision(libraryDir)})`)
+  lines.push(
+    `- Peers: ${PEER_PACKAGES.map((name) => `${name} ${versionOf(join(input.benchDir, 'node_modules', name))}`).join(', ')}`,
+  )
+  lines.push(
+    `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time. Ratios are medians of per-round ratios of round medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
+  )
+  lines.push('- Reproduce: `npm run bench` (or `npm run bench -- --quick` for a smoke run) in a clone of the repository.')
+  if (input.profiled !== undefined) lines.push(`- Note: ${input.profiled} ran under --cpu-prof; its timings include the profiler.`)
+  lines.push('')
+
+  const groups: Array<{ protocol: Protocol; variant: ToolVariant; title: string }> = [
+    { protocol: 'openai', variant: 'native', title: 'OpenAI-compatible endpoint, native tools' },
+    { protocol: 'openai', variant: 'mcp', title: 'OpenAI-compatible endpoint, tools from one stdio MCP server' },
+    { protocol: 'gemini', variant: 'native', title: 'Gemini endpoint (@google/genai), native tools' },
+    { protocol: 'gemini', variant: 'mcp', title: 'Gemini endpoint (@google/genai), tools from one stdio MCP server' },
+  ]
+  lines.push('## Per request')
+  lines.push('')
+  const notes: string[] = []
+  for (const group of groups) {
+    const members = specs.filter((spec) => spec.info.protocol === group.protocol && spec.variant === group.variant)
+    if (members.length === 0) continue
+    const references = REFERENCES[group.protocol]
+    const floor = find(references.floor, group.variant)
+    const rawFloor = find(references.rawFloor, group.variant)
+    const framework = find(references.framework, group.variant)
+    const header = [
+      'Implementation',
+      'cold init ms',
+      'import ms',
+      'p50 ms',
+      'p95 ms',
+      `overhead ms/run vs ${group.protocol === 'openai' ? 'raw fetch' : 'bare loop'}`,
+      `× ${group.protocol === 'openai' ? 'doGenerate floor' : 'bare generateContent'}`,
+      ...(group.protocol === 'openai' ? ['× generateText'] : []),
+      'model calls/run',
+      'peak RSS MB (seq / @100)',
+      `runs/s @${input.specs[0]?.concurrency ?? 100} concurrent`,
+    ]
+    const rows = members.map((spec) => {
+      if (spec.error !== undefined) {
+        notes.push(`- **${spec.info.label}, ${spec.variant}**: ${spec.error}`)
+      }
+      const all = spec.rounds.flat()
+      const throughput =
+        spec.concurrentWallMs.length === 0 ? undefined : spec.concurrency / (median(spec.concurrentWallMs) / 1000)
+      return [
+        spec.error === undefined ? spec.info.label : `${spec.info.label} (failed, see below)`,
+        ms(median(spec.cold.initMs)),
+        ms(median(spec.cold.importMs)),
+        ms(percentile(all, 0.5)),
+        ms(percentile(all, 0.95)),
+        ms(differenceOf(spec, rawFloor)),
+        ratio(ratioOf(spec, floor) ?? (spec === floor && measured(spec) ? 1 : undefined)),
+        ...(group.protocol === 'openai'
+          ? [ratio(ratioOf(spec, framework) ?? (spec === framework && measured(spec) ? 1 : undefined))]
+          : []),
+        Number.isFinite(spec.modelCallsPerRun) ? spec.modelCallsPerRun.toFixed(1) : '—',
+        `${megabytes(spec.maxRssSequentialBytes)} / ${megabytes(spec.maxRssPeakBytes)}`,
+        throughput === undefined ? '—' : throughput.toFixed(0),
+      ]
+    })
+    lines.push(`### ${group.title}`)
+    lines.push('')
+    lines.push(table(header, rows))
+    lines.push('')
+  }
+  if (notes.length > 0) {
+    lines.push('Rows that could not run (kept, with the reason; no number is invented):')
+    lines.push('')
+    lines.push(...notes)
+    lines.push('')
+  }
+
+  lines.push('## toolnexus against each (median of per-round ratios; below 1.00× = toolnexus is faster)')
+  lines.push('')
+  for (const [id, protocol] of [
+    ['toolnexus-ai-sdk', 'openai'],
+    ['toolnexus-genai', 'gemini'],
+  ] as const) {
+    const others = specs.filter((spec) => spec.info.protocol === protocol && spec.info.id !== id)
+    const ids = [...new Set(others.map((spec) => spec.info.id))]
+    if (ids.length === 0) continue
+    const rows = ids.map((otherId) => {
+      const label = others.find((spec) => spec.info.id === otherId)!.info.label
+      return [
+        label,
+        ratio(ratioOf(find(id, 'native'), find(otherId, 'native'))),
+        ratio(ratioOf(find(id, 'mcp'), find(otherId, 'mcp'))),
+        ms(differenceOf(find(id, 'native'), find(otherId, 'native'))),
+        ms(differenceOf(find(id, 'mcp'), find(otherId, 'mcp'))),
+      ]
+    })
+    lines.push(`### ${id === 'toolnexus-ai-sdk' ? 'toolnexus (AI SDK model)' : 'toolnexus (@google/genai)'} ÷ …`)
+    lines.push('')
+    lines.push(table(['Other', 'native ×', 'MCP ×', 'native Δ ms/run', 'MCP Δ ms/run'], rows))
+    lines.push('')
+  }
+
+  lines.push('## Targets')
+  lines.push('')
+  const targetRows: string[][] = []
+  for (const variant of ['native', 'mcp'] as const) {
+    const toolnexus = find('toolnexus-ai-sdk', variant)
+    const generateText = ratioOf(toolnexus, find('ai-sdk-generate-text', variant))
+    const doGenerate = ratioOf(toolnexus, find('floor-do-generate', variant))
+    const genai = ratioOf(find('toolnexus-genai', variant), find('genai-generate-content', variant))
+    targetRows.push([`#3, ${variant}`, 'toolnexus loop ÷ AI SDK generateText', '≤ 0.85×', ratio(generateText), verdict(generateText, 0.85)])
+    targetRows.push([`#3/#8, ${variant}`, 'toolnexus loop ÷ bare doGenerate loop', '≤ 1.10×', ratio(doGenerate), verdict(doGenerate, 1.1)])
+    targetRows.push([`#4, ${variant}`, 'toolnexus genai loop ÷ bare generateContent loop', '≤ 1.10×', ratio(genai), verdict(genai, 1.1)])
+  }
+  for (const variant of ['native', 'mcp'] as const) {
+    const toolnexus = find('toolnexus-ai-sdk', variant)
+    const peers = specs.filter(
+      (spec) => spec.variant === variant && spec.info.protocol === 'openai' && !spec.info.floor && !spec.info.toolnexus,
+    )
+    const slower = peers.filter((peer) => (ratioOf(toolnexus, peer) ?? Number.POSITIVE_INFINITY) >= 1)
+    const measuredPeers = peers.filter(measured)
+    targetRows.push([
+      `#8, ${variant}`,
+      'lowest per-request time among the frameworks',
+      `< every peer (${measuredPeers.length} measured)`,
+      slower.length === 0 ? 'lowest' : `not lower than ${slower.map((peer) => peer.info.label).join(', ')}`,
+      !measured(toolnexus) ? 'not measured' : slower.length === 0 ? 'met' : 'MISSED',
+    ])
+  }
+  lines.push(table(['Issue', 'What', 'Target', 'Measured', 'Verdict'], targetRows))
+  lines.push('')
+
+  lines.push('## Scale (toolnexus)')
+  lines.push('')
+  const scale = input.scale
+  if (scale === undefined) lines.push('Skipped (--skip-scale).')
+  else if ('error' in scale) lines.push(`The scale bench failed: ${scale.error}`)
+  else {
+    const conversion = scale.conversion
+    lines.push(
+      `A toolkit of ${conversion.toolCount} tools (JSON Schema with nested object, enum, nullable, array): defineTool × ${conversion.toolCount} ${ms(conversion.defineMs)} ms, createToolkit ${ms(conversion.createToolkitMs)} ms.`,
+    )
+    lines.push('')
+    lines.push(
+      table(
+        ['Format', 'first call ms', 'warm median ms', 'JSON size KB'],
+        conversion.formats.map((format) => [
+          format.format,
+          ms(format.firstMs),
+          ms(format.warmMs),
+          format.bytes === 0 ? '—' : (format.bytes / 1024).toFixed(0),
+        ]),
+      ),
+    )
+    lines.push('')
+    lines.push(
+      `MCP connect (stdio, each server a Node process of the MCP SDK; toolkit built incl. connect + tools/list; one server alone: ${ms(scale.singleServerMs)} ms median):`,
+    )
+    lines.push('')
+    lines.push(
+      table(
+        ['Servers', 'together in one toolkit ms', 'slowest alone ms', 'sum of each alone ms', 'together ÷ slowest', 'together ÷ sum'],
+        scale.mcp.map((row) => {
+          const slowest = Math.max(...row.aloneMs)
+          const sum = row.aloneMs.reduce((total, value) => total + value, 0)
+          return [row.label, ms(row.togetherMs), ms(slowest), ms(sum), ratio(row.togetherMs / slowest), ratio(row.togetherMs / sum)]
+        }),
+      ),
+    )
+    lines.push('')
+    lines.push(
+      `For reference, the MCP SDK's own \`Client\` × ${scale.rawSdkParallel.servers} with \`Promise.all\` (no toolkit): ${ms(scale.rawSdkParallel.ms)} ms — what ${cpu.length} cores allow when ${scale.rawSdkParallel.servers} Node processes boot at once.`,
+    )
+    lines.push('')
+  }
+  if (Number.isFinite(input.endpointErrors) && input.endpointErrors > 0) {
+    lines.push(`Warning: the scripted endpoint saw ${input.endpointErrors} malformed exchanges (see the failed rows).`)
+  }
+  const markdown = `${lines.join('\n')}\n`
+  return { text: markdown, markdown }
+}

@@ -1,0 +1,88 @@
+// One implementation in one process: its import time, init time, memory and request timings are its own.
+// The coordinator drives it over IPC; only one worker runs at a time, so workers never share the CPU.
+
+import { performance } from 'node:perf_hooks'
+import type { BenchInstance, CreateImplementation } from '../impls/types.js'
+import { EXPECTED_ANSWER } from '../scenario.js'
+import type { WorkerCommand, WorkerConfig, WorkerReply } from './protocol.js'
+
+function reply(message: WorkerReply): void {
+  process.send?.(message)
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''
+  return `${error.name}: ${error.message}${cause}`
+}
+
+async function runChecked(instance: BenchInstance): Promise<number> {
+  const start = performance.now()
+  const text = await instance.run()
+  const elapsed = performance.now() - start
+  // A wrong answer means a tool did not run or its result was lost: never count such a run.
+  if (text !== EXPECTED_ANSWER) throw new Error(`wrong answer: ${JSON.stringify(text).slice(0, 300)}`)
+  return elapsed
+}
+
+async function handle(instance: BenchInstance, command: WorkerCommand): Promise<WorkerReply> {
+  switch (command.type) {
+    case 'batch': {
+      const durations: number[] = []
+      for (let index = 0; index < command.count; index++) durations.push(await runChecked(instance))
+      return { type: 'batch', durations }
+    }
+    case 'concurrent': {
+      const start = performance.now()
+      await Promise.all(Array.from({ length: command.count }, () => runChecked(instance)))
+      return { type: 'concurrent', wallMs: performance.now() - start }
+    }
+    case 'memory':
+      return { type: 'memory', maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss }
+    case 'close': {
+      const start = performance.now()
+      await instance.close()
+      return { type: 'closed', closeMs: performance.now() - start, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
+    }
+    default: {
+      const unknown: never = command
+      throw new Error(`unknown command ${JSON.stringify(unknown)}`)
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig
+  let phase = 'import'
+  try {
+    const importStart = performance.now()
+    const module = (await import(`../impls/${config.implementation}.js`)) as { create: CreateImplementation }
+    const importMs = performance.now() - importStart
+    phase = 'init'
+    const initStart = performance.now()
+    const instance = await module.create({
+      variant: config.variant,
+      openaiBaseUrl: config.openaiBaseUrl,
+      geminiBaseUrl: config.geminiBaseUrl,
+      mcpServer: config.mcpServer,
+    })
+    const initMs = performance.now() - initStart
+    phase = 'first run'
+    const firstRunMs = await runChecked(instance)
+    reply({ type: 'ready', importMs, initMs, firstRunMs, rssBytes: process.memoryUsage().rss })
+    process.on('message', (command: WorkerCommand) => {
+      handle(instance, command).then(
+        (message) => {
+          reply(message)
+          if (message.type === 'closed') process.disconnect()
+        },
+        (error: unknown) => reply({ type: 'error', phase: command.type, message: describe(error) }),
+      )
+    })
+  } catch (error) {
+    reply({ type: 'error', phase, message: describe(error) })
+    process.disconnect()
+  }
+}
+
+await main()

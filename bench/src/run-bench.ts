@@ -1,0 +1,252 @@
+// The coordinator: starts the scripted endpoint, one worker process per implementation and tool variant,
+// drives them in interleaved rounds (one worker at a time), then the scale bench, and prints the report.
+//
+//   node dist/run-bench.js [--quick] [--only id,id] [--skip-scale] [--profile id:variant] [--seed N]
+
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type IpcChild, startChild } from './harness/child.js'
+import type { WorkerConfig, WorkerReply } from './harness/protocol.js'
+import { renderReport, type SpecResult } from './harness/report.js'
+import { seededRandom, shuffle } from './harness/stats.js'
+import { IMPLEMENTATIONS } from './impls/registry.js'
+import type { ScaleReport } from './scale/scale-bench.js'
+
+const distDir = dirname(fileURLToPath(import.meta.url))
+const benchDir = dirname(distDir)
+const resultsDir = join(benchDir, 'results')
+const logsDir = join(resultsDir, 'logs')
+
+interface Flags {
+  quick: boolean
+  only: string[] | undefined
+  skipScale: boolean
+  profile: string | undefined
+  seed: number
+}
+
+function parseFlags(argv: string[]): Flags {
+  const value = (name: string): string | undefined => {
+    const index = argv.indexOf(name)
+    return index === -1 ? undefined : argv[index + 1]
+  }
+  const known = new Set(['--quick', '--only', '--skip-scale', '--profile', '--seed'])
+  for (const argument of argv) {
+    if (argument.startsWith('--') && !known.has(argument)) throw new Error(`unknown flag ${argument}; known: ${[...known].join(' ')}`)
+  }
+  return {
+    quick: argv.includes('--quick'),
+    only: value('--only')?.split(','),
+    skipScale: argv.includes('--skip-scale'),
+    profile: value('--profile'),
+    seed: Number(value('--seed') ?? 8),
+  }
+}
+
+const flags = parseFlags(process.argv.slice(2))
+const params = flags.quick
+  ? { coldSamples: 1, warmup: 15, rounds: 5, batch: 5, concurrency: 100, concurrentRepeats: 1, concurrentWarmups: 0 }
+  : { coldSamples: 5, warmup: 100, rounds: 30, batch: 10, concurrency: 100, concurrentRepeats: 3, concurrentWarmups: 1 }
+
+type Worker = IpcChild<WorkerReply>
+type EndpointReply = { type: 'listening'; port: number } | { type: 'stats'; openai: number; gemini: number; errors: number }
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`)
+}
+
+async function main(): Promise<void> {
+  mkdirSync(logsDir, { recursive: true })
+  const startedAt = new Date()
+  const endpoint = startChild<EndpointReply>(join(distDir, 'endpoint/scripted-endpoint.js'), {
+    args: [],
+    logFile: join(logsDir, 'endpoint.log'),
+  })
+  const listening = await endpoint.first(10_000)
+  if (listening.type !== 'listening') throw new Error('endpoint did not start')
+  const origin = `http://127.0.0.1:${listening.port}`
+  const modelCalls = async (): Promise<number> => {
+    const stats = await endpoint.request({ type: 'stats' }, 5_000)
+    return stats.type === 'stats' ? stats.openai + stats.gemini : Number.NaN
+  }
+  const mcpServer = { command: process.execPath, args: [join(distDir, 'mcp/bench-mcp-server.js')] }
+
+  const specs: SpecResult[] = IMPLEMENTATIONS.filter(
+    (info) => flags.only === undefined || flags.only.includes(info.id),
+  ).flatMap((info) =>
+    info.variants.map(
+      (variant): SpecResult => ({
+        info,
+        variant,
+        key: `${info.id}:${variant}`,
+        cold: { importMs: [], initMs: [], firstRunMs: [] },
+        rounds: [],
+        concurrentWallMs: [],
+        concurrency: params.concurrency,
+        modelCallsPerRun: Number.NaN,
+      }),
+    ),
+  )
+  const workerConfig = (spec: SpecResult): WorkerConfig => ({
+    implementation: spec.info.id,
+    variant: spec.variant,
+    openaiBaseUrl: `${origin}/v1`,
+    geminiBaseUrl: origin,
+    mcpServer,
+  })
+  const spawnWorker = (spec: SpecResult, profiled: boolean): Worker =>
+    startChild<WorkerReply>(join(distDir, 'harness/worker.js'), {
+      args: [JSON.stringify(workerConfig(spec))],
+      execArgv: profiled ? ['--cpu-prof', '--cpu-prof-dir', join(resultsDir, 'profiles')] : [],
+      logFile: join(logsDir, `${spec.key.replace(':', '-')}.log`),
+    })
+  const fail = (spec: SpecResult, phase: string, message: string): void => {
+    spec.error ??= `${phase}: ${message}`
+    log(`${spec.key} failed in ${phase}: ${message}`)
+  }
+  const expect = <T extends WorkerReply['type']>(
+    spec: SpecResult,
+    reply: WorkerReply,
+    type: T,
+  ): Extract<WorkerReply, { type: T }> | undefined => {
+    if (reply.type === type) return reply as Extract<WorkerReply, { type: T }>
+    fail(spec, reply.type === 'error' ? reply.phase : type, reply.type === 'error' ? reply.message : `unexpected ${reply.type}`)
+    return undefined
+  }
+  const startReady = async (spec: SpecResult, profiled: boolean): Promise<Worker | undefined> => {
+    const worker = spawnWorker(spec, profiled)
+    try {
+      const ready = expect(spec, await worker.first(120_000), 'ready')
+      if (ready === undefined) {
+        await worker.stop(2_000)
+        return undefined
+      }
+      spec.cold.importMs.push(ready.importMs)
+      spec.cold.initMs.push(ready.initMs)
+      spec.cold.firstRunMs.push(ready.firstRunMs)
+      return worker
+    } catch (error) {
+      fail(spec, 'start', error instanceof Error ? error.message : String(error))
+      await worker.stop(2_000)
+      return undefined
+    }
+  }
+  const random = seededRandom(flags.seed)
+
+  // Cold init: fresh processes, one at a time, so that no two compete for the two cores.
+  for (let sample = 1; sample < params.coldSamples; sample++) {
+    log(`cold start sample ${sample}/${params.coldSamples - 1}`)
+    for (const spec of shuffle(specs, random)) {
+      if (spec.error !== undefined) continue
+      const worker = await startReady(spec, false)
+      if (worker === undefined) continue
+      await worker.request({ type: 'close' }, 30_000).catch(() => undefined)
+      await worker.stop(5_000)
+    }
+  }
+
+  log('starting the measured workers')
+  const workers = new Map<string, Worker>()
+  for (const spec of specs) {
+    if (spec.error !== undefined) continue
+    const worker = await startReady(spec, flags.profile === spec.key)
+    if (worker !== undefined) workers.set(spec.key, worker)
+  }
+  const live = (): SpecResult[] => specs.filter((spec) => spec.error === undefined && workers.has(spec.key))
+  const batch = async (spec: SpecResult, count: number): Promise<number[] | undefined> => {
+    const worker = workers.get(spec.key)!
+    try {
+      const before = await modelCalls()
+      const reply = expect(spec, await worker.request({ type: 'batch', count }, 300_000), 'batch')
+      const calls = (await modelCalls()) - before
+      spec.modelCallsPerRun = calls / count
+      return reply?.durations
+    } catch (error) {
+      fail(spec, 'batch', error instanceof Error ? error.message : String(error))
+      return undefined
+    }
+  }
+
+  log(`warm-up: ${params.warmup} runs each (discarded)`)
+  for (const spec of live()) await batch(spec, params.warmup)
+  for (let round = 1; round <= params.rounds; round++) {
+    if (round === 1 || round % 10 === 0) log(`round ${round}/${params.rounds}`)
+    for (const spec of shuffle(live(), random)) {
+      const durations = await batch(spec, params.batch)
+      if (durations !== undefined) spec.rounds.push(durations)
+    }
+  }
+  for (const spec of live()) {
+    const reply = await workers.get(spec.key)!.request({ type: 'memory' }, 10_000)
+    if (reply.type === 'memory') spec.maxRssSequentialBytes = reply.maxRssBytes
+  }
+
+  log(`throughput: ${params.concurrency} concurrent runs`)
+  for (const spec of live()) {
+    const worker = workers.get(spec.key)!
+    for (let repeat = 0; repeat < params.concurrentWarmups + params.concurrentRepeats; repeat++) {
+      try {
+        const reply = expect(spec, await worker.request({ type: 'concurrent', count: params.concurrency }, 300_000), 'concurrent')
+        if (reply !== undefined && repeat >= params.concurrentWarmups) spec.concurrentWallMs.push(reply.wallMs)
+      } catch (error) {
+        fail(spec, 'concurrent', error instanceof Error ? error.message : String(error))
+        break
+      }
+    }
+  }
+  for (const [key, worker] of workers) {
+    const spec = specs.find((candidate) => candidate.key === key)!
+    try {
+      const reply = await worker.request({ type: 'close' }, 30_000)
+      if (reply.type === 'closed') {
+        spec.maxRssPeakBytes = reply.maxRssBytes
+        spec.closeMs = reply.closeMs
+      }
+    } catch (error) {
+      fail(spec, 'close', error instanceof Error ? error.message : String(error))
+    }
+    await worker.stop(5_000)
+  }
+  const finalStats = await endpoint.request({ type: 'stats' }, 5_000)
+  await endpoint.stop(2_000)
+
+  let scale: ScaleReport | { error: string } | undefined
+  if (!flags.skipScale) {
+    log('scale: 1,000-tool conversion, 10 and 20 MCP servers')
+    const child = startChild<{ type: 'scale'; report: ScaleReport } | { type: 'error'; message: string }>(
+      join(distDir, 'scale/scale-bench.js'),
+      { args: [JSON.stringify({ quick: flags.quick, mcpServer })], logFile: join(logsDir, 'scale.log') },
+    )
+    try {
+      const reply = await child.first(300_000)
+      scale = reply.type === 'scale' ? reply.report : { error: reply.message }
+    } catch (error) {
+      scale = { error: error instanceof Error ? error.message : String(error) }
+    }
+    await child.stop(5_000)
+  }
+
+  const report = renderReport({
+    specs,
+    scale,
+    params,
+    quick: flags.quick,
+    startedAt,
+    finishedAt: new Date(),
+    benchDir,
+    endpointErrors: finalStats.type === 'stats' ? finalStats.errors : Number.NaN,
+    profiled: flags.profile,
+  })
+  process.stdout.write(`${report.text}\n`)
+  mkdirSync(resultsDir, { recursive: true })
+  const name = flags.quick ? 'latest-quick' : 'latest'
+  writeFileSync(join(resultsDir, `${name}.md`), report.markdown)
+  writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ params, specs, scale }, null, 2))
+  log(`wrote ${join(resultsDir, `${name}.md`)}`)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[bench] failed: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

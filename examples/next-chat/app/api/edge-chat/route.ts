@@ -1,0 +1,13 @@
+// The same handler on the edge runtime, with edge-safe native tools only (no MCP child process, no
+// file system): proves the toolnexus core runs there.
+import { createClient, createToolkit } from 'toolnexus'
+import { createChatHandler } from 'toolnexus/next'
+import { chooseModel, SYSTEM_PROMPT } from '@/lib/model'
+import { nativeTools } from '@/lib/native-tools'
+
+export const runtime = 'edge'
+
+export const POST = createChatHandler({
+  client: createClient({ model: chooseModel().model, system: SYSTEM_PROMPT }),
+  toolkit: createToolkit({ tools: nativeTools }),
+})

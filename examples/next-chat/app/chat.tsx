@@ -1,0 +1,226 @@
+'use client'
+
+import { useChat } from '@ai-sdk/react'
+import { DefaultChatTransport, isToolUIPart, getToolName, type UIMessage } from 'ai'
+import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
+
+const ROUTES = {
+  node: { api: '/api/chat', label: 'Node', detail: 'MCP server · skill · native tools' },
+  edge: { api: '/api/edge-chat', label: 'Edge', detail: 'native tools on the edge runtime' },
+} as const
+type RouteKey = keyof typeof ROUTES
+
+const SUGGESTIONS = [
+  'What is 12 + 30?',
+  'What time is it in Asia/Tokyo?',
+  'Look up order A-1042',
+  'Load the hello-world skill',
+]
+
+export function Chat({ modelLabel }: { modelLabel: string }) {
+  const [route, setRoute] = useState<RouteKey>('node')
+  return (
+    <main className="shell">
+      <header className="header">
+        <div>
+          <h1>
+            toolnexus <span className="muted">chat</span>
+          </h1>
+          <p className="muted small">
+            <code>useChat</code> → <code>createChatHandler</code> → your tools
+          </p>
+        </div>
+        <div className="header-right">
+          <div className="segmented" role="tablist" aria-label="Route">
+            {(Object.keys(ROUTES) as RouteKey[]).map((key) => (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                aria-selected={route === key}
+                className={route === key ? 'active' : ''}
+                onClick={() => setRoute(key)}
+              >
+                {ROUTES[key].label}
+              </button>
+            ))}
+          </div>
+          <span className="pill" data-testid="model-label">
+            {modelLabel}
+          </span>
+        </div>
+      </header>
+      {/* One conversation per route; the key keeps each one's state apart. */}
+      <Conversation key={route} route={route} />
+    </main>
+  )
+}
+
+function Conversation({ route }: { route: RouteKey }) {
+  const { api, detail } = ROUTES[route]
+  const transport = useMemo(() => new DefaultChatTransport({ api }), [api])
+  const { messages, sendMessage, status, error, stop } = useChat({ id: route, transport })
+  const [input, setInput] = useState('')
+  const bottom = useRef<HTMLDivElement>(null)
+  const busy = status === 'submitted' || status === 'streaming'
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' })
+  }, [messages])
+
+  const send = (text: string) => {
+    if (text.trim() === '' || busy) return
+    void sendMessage({ text })
+    setInput('')
+  }
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    send(input)
+  }
+
+  return (
+    <>
+      <section className="messages" aria-live="polite" data-route={route}>
+        {messages.length === 0 && (
+          <div className="empty">
+            <p>
+              Route <code>{api}</code> — {detail}.
+            </p>
+            <div className="suggestions">
+              {SUGGESTIONS.map((suggestion) => (
+                <button key={suggestion} type="button" onClick={() => send(suggestion)}>
+                  {suggestion}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
+        {messages.map((message) => (
+          <Message key={message.id} message={message} />
+        ))}
+        {status === 'submitted' && <div className="thinking">Thinking…</div>}
+        {error && (
+          <div className="error-banner" role="alert" data-testid="chat-error">
+            <strong>The run failed.</strong> {error.message}
+          </div>
+        )}
+        <div ref={bottom} />
+      </section>
+      <form className="composer" onSubmit={onSubmit}>
+        <input
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          placeholder="Ask something — try “What is 12 + 30?”"
+          aria-label="Message"
+        />
+        {busy ? (
+          <button type="button" onClick={() => void stop()} className="secondary">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={input.trim() === ''}>
+            Send
+          </button>
+        )}
+      </form>
+    </>
+  )
+}
+
+function Message({ message }: { message: UIMessage }) {
+  return (
+    <article className={`message ${message.role}`} data-role={message.role}>
+      {message.parts.map((part, index) => {
+        const key = `${message.id}-${index}`
+        if (part.type === 'text') {
+          return (
+            <div key={key} className="bubble">
+              <RichText text={part.text} />
+            </div>
+          )
+        }
+        if (isToolUIPart(part)) {
+          return (
+            <ToolCard
+              key={key}
+              name={getToolName(part)}
+              state={part.state}
+              input={part.input}
+              output={part.state === 'output-available' ? part.output : undefined}
+              errorText={part.state === 'output-error' ? part.errorText : undefined}
+            />
+          )
+        }
+        return null
+      })}
+    </article>
+  )
+}
+
+function ToolCard(props: { name: string; state: string; input: unknown; output: unknown; errorText: string | undefined }) {
+  const { name, state, input, output, errorText } = props
+  const status = state === 'output-error' ? 'failed' : state === 'output-available' ? 'done' : 'running'
+  return (
+    <div className={`tool ${status}`} data-testid="tool-call" data-tool={name} data-status={status}>
+      <div className="tool-head">
+        <span className="tool-icon" aria-hidden>
+          ⚙
+        </span>
+        <code className="tool-name">{name}</code>
+        <span className={`badge ${status}`}>{status}</span>
+      </div>
+      <div className="tool-body">
+        <div className="tool-label">input</div>
+        <pre>{formatValue(input)}</pre>
+        {status === 'done' && (
+          <>
+            <div className="tool-label">output</div>
+            <pre>{formatValue(output)}</pre>
+          </>
+        )}
+        {status === 'failed' && (
+          <>
+            <div className="tool-label">error</div>
+            <pre className="error-text">{errorText}</pre>
+          </>
+        )}
+      </div>
+    </div>
+  )
+}
+
+function formatValue(value: unknown): string {
+  if (value === undefined) return '—'
+  if (typeof value === 'string') return value
+  return JSON.stringify(value, null, 2)
+}
+
+/** Just enough Markdown for model answers: paragraphs, "- " lists, `code` and **bold**. */
+function RichText({ text }: { text: string }) {
+  const blocks = text.trim().split(/\n{2,}/)
+  return (
+    <>
+      {blocks.map((block, index) => {
+        const lines = block.split('\n')
+        if (lines.every((line) => line.startsWith('- '))) {
+          return (
+            <ul key={index}>
+              {lines.map((line, item) => (
+                <li key={item}>{inline(line.slice(2))}</li>
+              ))}
+            </ul>
+          )
+        }
+        return <p key={index}>{inline(block)}</p>
+      })}
+    </>
+  )
+}
+
+function inline(text: string): ReactNode[] {
+  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/g).map((piece, index) => {
+    if (piece.startsWith('`') && piece.endsWith('`') && piece.length > 1) return <code key={index}>{piece.slice(1, -1)}</code>
+    if (piece.startsWith('**') && piece.endsWith('**') && piece.length > 3) return <strong key={index}>{piece.slice(2, -2)}</strong>
+    return piece
+  })
+}

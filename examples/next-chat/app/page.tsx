@@ -1,0 +1,9 @@
+import { chooseModel } from '@/lib/model'
+import { Chat } from './chat'
+
+// The model label depends on the environment at run time, not at build time.
+export const dynamic = 'force-dynamic'
+
+export default function Page() {
+  return <Chat modelLabel={chooseModel().label} />
+}

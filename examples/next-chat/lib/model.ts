@@ -1,0 +1,34 @@
+// Which model answers: a real provider when its API key is set, else the offline scripted model.
+// Only web APIs and AI SDK providers here, so both routes (Node and edge) can use it.
+import { anthropic } from '@ai-sdk/anthropic'
+import { google } from '@ai-sdk/google'
+import { openai } from '@ai-sdk/openai'
+import type { LanguageModel } from 'ai'
+import { createScriptedModel } from './scripted-model'
+
+export interface ChosenModel {
+  model: LanguageModel
+  /** What the page shows, e.g. "openai · gpt-5-mini". */
+  label: string
+}
+
+/** `CHAT_MODEL` overrides the provider's default model id. */
+export function chooseModel(): ChosenModel {
+  const override = process.env.CHAT_MODEL
+  if (process.env.OPENAI_API_KEY) {
+    const id = override ?? 'gpt-5-mini'
+    return { model: openai(id), label: `openai · ${id}` }
+  }
+  if (process.env.ANTHROPIC_API_KEY) {
+    const id = override ?? 'claude-haiku-4-5'
+    return { model: anthropic(id), label: `anthropic · ${id}` }
+  }
+  if (process.env.GOOGLE_GENERATIVE_AI_API_KEY) {
+    const id = override ?? 'gemini-2.5-flash'
+    return { model: google(id), label: `google · ${id}` }
+  }
+  return { model: createScriptedModel(), label: 'scripted · offline' }
+}
+
+export const SYSTEM_PROMPT =
+  'You are the toolnexus demo assistant. Use the tools when they help, say plainly when one fails, and keep answers short.'

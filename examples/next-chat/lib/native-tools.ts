@@ -1,0 +1,46 @@
+// Tools written as plain functions. Nothing here needs Node, so the edge route can use them too.
+import { defineTool } from 'toolnexus'
+
+/** Adds two numbers (the edge route's stand-in for the MCP server's `get-sum`). */
+export const add = defineTool<{ a: number; b: number }>({
+  name: 'add',
+  description: 'Adds two numbers and returns the sum.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      a: { type: 'number', description: 'First number' },
+      b: { type: 'number', description: 'Second number' },
+    },
+    required: ['a', 'b'],
+  },
+  execute: ({ a, b }) => `${a} + ${b} = ${a + b}`,
+})
+
+/** The current time in a time zone: a tool the model cannot answer without. */
+export const currentTime = defineTool<{ timeZone?: string }>({
+  name: 'current_time',
+  description: 'The current date and time in an IANA time zone such as "Europe/Paris" (default UTC).',
+  inputSchema: {
+    type: 'object',
+    properties: { timeZone: { type: 'string', description: 'IANA time zone name, e.g. "Asia/Tokyo"' } },
+  },
+  execute: ({ timeZone = 'UTC' }) =>
+    // An unknown zone throws a RangeError here; toolnexus hands it to the model as an error result.
+    new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'long', timeZone }).format(new Date()),
+})
+
+/** Always fails, so the page shows what a failing tool looks like and the model can recover from it. */
+export const lookupOrder = defineTool<{ orderId: string }>({
+  name: 'lookup_order',
+  description: 'Looks up the status of an order by its id.',
+  inputSchema: {
+    type: 'object',
+    properties: { orderId: { type: 'string', description: 'The order id, e.g. "A-1042"' } },
+    required: ['orderId'],
+  },
+  execute: ({ orderId }) => {
+    throw new Error(`Order service unreachable while looking up ${orderId} (this demo tool always fails).`)
+  },
+})
+
+export const nativeTools = [add, currentTime, lookupOrder]

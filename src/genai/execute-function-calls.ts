@@ -1,0 +1,57 @@
+import type { Content, GenerateContentResponse } from '@google/genai'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
+import { readFunctionCalls } from './read-function-calls.js'
+
+/** Options of {@link executeFunctionCalls}. */
+export interface ExecuteFunctionCallsOptions {
+  /** Aborts every running tool (through its `context.signal`); the answers then say so. */
+  signal?: AbortSignal
+  /** Milliseconds each tool may take; overrides the toolkit's `toolTimeoutMs`. */
+  timeoutMs?: number
+}
+
+/**
+ * For people who run their own Gemini loop: runs every `functionCall` of a response (or of its model
+ * `Content`) through the toolkit, concurrently, and returns the `user` turn to append after the model
+ * turn — one `functionResponse` part per call, in call order, with the call's name, its id when Gemini
+ * sent one, and `response: { output }` or `{ error }`. An unknown function, bad arguments, a throw or a
+ * timeout are answered as `{ error }`; this never rejects. With no calls, `parts` is empty: the model is
+ * done and there is nothing to append.
+ *
+ * Append the model turn itself as `response.candidates[0].content`, never rebuilt from
+ * `response.functionCalls`, which drops the `thoughtSignature` Gemini 3 requires back.
+ *
+ * @example
+ * const contents: Content[] = [{ role: 'user', parts: [{ text: 'Weather in Paris?' }] }]
+ * for (let turn = 0; turn < 10; turn++) {
+ *   const response = await ai.models.generateContent({ model, contents, config: { tools: toolkit.toGemini() } })
+ *   const modelTurn = response.candidates?.[0]?.content
+ *   if (modelTurn === undefined) break
+ *   const answers = await executeFunctionCalls(toolkit, response)
+ *   if (answers.parts?.length === 0) { console.log(response.text); break }
+ *   contents.push(modelTurn, answers)
+ * }
+ */
+export async function executeFunctionCalls(
+  toolkit: Pick<Toolkit, 'execute'>,
+  responseOrContent: Pick<GenerateContentResponse, 'candidates'> | Content,
+  options: ExecuteFunctionCallsOptions = {},
+): Promise<Content> {
+  const content = isContent(responseOrContent) ? responseOrContent : responseOrContent.candidates?.[0]?.content
+  const context = {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  }
+  const answers = await Promise.all(
+    readFunctionCalls({ content }).map(async (call) => ({
+      call,
+      result: await toolkit.execute(call.name, call.input, { ...context, toolCallId: call.id }),
+    })),
+  )
+  return convertToFunctionResponseContent(answers)
+}
+
+function isContent(value: Pick<GenerateContentResponse, 'candidates'> | Content): value is Content {
+  return 'parts' in value || 'role' in value
+}

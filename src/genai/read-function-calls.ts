@@ -1,0 +1,72 @@
+import type { Content, Part } from '@google/genai'
+import type { ModelToolCall } from '../loop/transport.js'
+
+/** A Gemini call as a loop tool call: Gemini sends arguments already parsed. */
+export interface GeminiToolCall extends ModelToolCall {
+  input: Record<string, unknown>
+}
+
+/** Makes up an id for a call Gemini sent without one; unique within the process. */
+export type CallIdFactory = () => string
+
+let generatedCallIds = 0
+
+/**
+ * The default {@link CallIdFactory}: `gemini-call-<n>`. Ids are only needed to tell calls apart inside a
+ * run (events, records); they never reach Gemini, which pairs id-less calls with answers by position.
+ *
+ * @example
+ * nextGeneratedCallId() // 'gemini-call-1'
+ */
+export function nextGeneratedCallId(): string {
+  generatedCallIds += 1
+  return `gemini-call-${generatedCallIds}`
+}
+
+/**
+ * Reads every `functionCall` part of a model turn, in part order, as loop tool calls. A call without an id
+ * gets one from `createId` and `idGenerated: true`, so its answer carries no id; a call without arguments
+ * gets `{}`; a call without a name keeps `''` and is answered with an error by the toolkit like any
+ * unknown name.
+ *
+ * @example
+ * readFunctionCalls({ content: { role: 'model', parts: [{ functionCall: { name: 'add', args: { a: 1 } } }] } })
+ * // [{ id: 'gemini-call-1', name: 'add', input: { a: 1 }, idGenerated: true }]
+ */
+export function readFunctionCalls(options: {
+  content: Content | undefined
+  createId?: CallIdFactory
+}): GeminiToolCall[] {
+  const parts = options.content?.parts
+  if (parts === undefined) return []
+  const createId = options.createId ?? nextGeneratedCallId
+  const calls: GeminiToolCall[] = []
+  for (const part of parts) {
+    const call = part.functionCall
+    if (call === undefined) continue
+    const name = call.name ?? ''
+    const input = call.args ?? {}
+    calls.push(
+      typeof call.id === 'string' && call.id !== ''
+        ? { id: call.id, name, input }
+        : { id: createId(), name, input, idGenerated: true },
+    )
+  }
+  return calls
+}
+
+/**
+ * The answer text of a model turn: its text parts joined, leaving out `thought` parts (the model's
+ * reasoning summary is not its answer).
+ *
+ * @example
+ * readAnswerText([{ text: 'plan', thought: true }, { text: 'Hello' }]) // 'Hello'
+ */
+export function readAnswerText(parts: readonly Part[] | undefined): string {
+  if (parts === undefined) return ''
+  let text = ''
+  for (const part of parts) {
+    if (typeof part.text === 'string' && part.thought !== true) text += part.text
+  }
+  return text
+}

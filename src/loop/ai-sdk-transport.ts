@@ -1,0 +1,328 @@
+import type { LanguageModel, ModelMessage } from 'ai'
+import { ConfigError } from '../errors.js'
+import type { Tool, ToolResult } from '../tool/types.js'
+import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
+import type {
+  ProviderOptions,
+  SpecCallOptions,
+  SpecContentPart,
+  SpecFunctionTool,
+  SpecLanguageModel,
+  SpecMessage,
+  SpecStreamPart,
+} from './language-model-spec.js'
+import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+import { retryAfterFromHeaders } from './retry.js'
+import type { ModelToolCall, ModelTurn, RetryAdvice, Transport, TransportStreamPart } from './transport.js'
+
+type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
+
+const SPEC_VERSIONS = new Set(['v2', 'v3', 'v4'])
+// The AI SDK's own rule: these client errors may succeed on a second try, every other 4xx never will.
+const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 429])
+
+/**
+ * A `LanguageModel` object checked against the specification, or a model id resolved the way the AI SDK
+ * resolves it: `globalThis.AI_SDK_DEFAULT_PROVIDER`, else the AI Gateway from `ai`.
+ *
+ * @example
+ * const model = await resolveLanguageModel('openai/gpt-5-mini') // through the gateway
+ */
+export function resolveLanguageModel(model: LanguageModel): SpecLanguageModel | Promise<SpecLanguageModel> {
+  if (typeof model === 'string') {
+    if (model.trim() === '') {
+      throw new ConfigError(
+        '`model` is an empty string: pass a model id like "openai/gpt-5-mini" or a model object.',
+      )
+    }
+    return resolveModelId(model)
+  }
+  return checkLanguageModel(model)
+}
+
+async function resolveModelId(id: string): Promise<SpecLanguageModel> {
+  const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } }
+  // Loaded on demand: only a string id needs `ai` at run time, and it is a heavy import.
+  const provider = global.AI_SDK_DEFAULT_PROVIDER ?? (await import('ai')).gateway
+  return checkLanguageModel(provider.languageModel(id))
+}
+
+function checkLanguageModel(model: unknown): SpecLanguageModel {
+  const candidate = model as Partial<SpecLanguageModel> | null
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.doGenerate !== 'function') {
+    throw new ConfigError(
+      '`model` must be an AI SDK LanguageModel (like `openai("gpt-5-mini")`) or a model id string.',
+    )
+  }
+  if (!SPEC_VERSIONS.has(String(candidate.specificationVersion))) {
+    throw new ConfigError(
+      `\`model\` implements LanguageModel specification ${String(candidate.specificationVersion)}; toolnexus needs v2, v3 or v4. Upgrade the provider package (for example @ai-sdk/openai) to a current major.`,
+    )
+  }
+  return candidate as SpecLanguageModel
+}
+
+/**
+ * The loop's transport over an AI SDK `LanguageModel`: calls `doGenerate` / `doStream` directly, speaks
+ * AI SDK `ModelMessage`s, and normalizes the v2, v3 and v4 result shapes.
+ *
+ * @example
+ * const transport = createAISDKTransport({ model: openai('gpt-5-mini') })
+ * const turn = await transport.generate({ messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal })
+ */
+export function createAISDKTransport(options: { model: SpecLanguageModel }): Transport<ModelMessage> {
+  return new AISDKTransport(options.model)
+}
+
+class AISDKTransport implements Transport<ModelMessage> {
+  readonly #model: SpecLanguageModel
+  // Transcripts grow by a few messages per turn; converting each message once keeps a turn O(new messages).
+  readonly #prompts = new WeakMap<object, SpecMessage | null>()
+  readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
+
+  constructor(model: SpecLanguageModel) {
+    this.#model = model
+  }
+
+  userMessage(prompt: string): ModelMessage {
+    return { role: 'user', content: prompt }
+  }
+
+  async generate(
+    request: Parameters<Transport<ModelMessage>['generate']>[0],
+  ): Promise<ModelTurn<ModelMessage>> {
+    const result = await this.#model.doGenerate(this.#callOptions(request))
+    const turn = new TurnBuilder()
+    for (const part of result.content) turn.add(part)
+    return turn.finish({
+      usage: normalizeUsage(result.usage),
+      finishReason: normalizeFinishReason(result.finishReason),
+      response: result,
+    })
+  }
+
+  async *stream(
+    request: Parameters<Transport<ModelMessage>['stream']>[0],
+  ): AsyncGenerator<TransportStreamPart<ModelMessage>> {
+    const result = await this.#model.doStream(this.#callOptions(request))
+    const reader = result.stream.getReader()
+    const turn = new TurnBuilder()
+    const open = new Map<string, SpecContentPart>()
+    let finish: SpecStreamPart | undefined
+    let done = false
+    try {
+      while (true) {
+        const next = await reader.read()
+        if (next.done) break
+        const part = next.value
+        switch (part.type) {
+          case 'text-start':
+          case 'reasoning-start':
+            open.set(blockKey(part), turn.openBlock(part.type === 'text-start' ? 'text' : 'reasoning'))
+            turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
+            break
+          case 'text-delta':
+          case 'reasoning-delta': {
+            const key = blockKey(part)
+            let block = open.get(key)
+            if (block === undefined) {
+              block = turn.openBlock(part.type === 'text-delta' ? 'text' : 'reasoning')
+              open.set(key, block)
+            }
+            const delta = part.delta ?? ''
+            block.text = (block.text ?? '') + delta
+            turn.mergeMetadata(block, part.providerMetadata)
+            if (part.type === 'text-delta' && delta !== '') yield { type: 'text-delta', text: delta }
+            break
+          }
+          case 'text-end':
+          case 'reasoning-end':
+            turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
+            open.delete(blockKey(part))
+            break
+          case 'tool-call':
+            turn.add(part as SpecContentPart)
+            break
+          case 'finish':
+            finish = part
+            break
+          case 'error':
+            throw part.error
+          default:
+          // Sources, files, raw chunks, metadata and tool-input previews add nothing the loop needs.
+        }
+      }
+      done = true
+    } finally {
+      // Stop the provider's stream when the loop leaves early (abort, error): it would run on otherwise.
+      if (!done) reader.cancel().catch(() => {})
+      reader.releaseLock()
+    }
+    const usage = normalizeUsage(finish?.usage)
+    const finishReason = normalizeFinishReason(finish?.finishReason)
+    yield {
+      type: 'turn',
+      turn: turn.finish({
+        usage,
+        finishReason,
+        response: { ...result, stream: undefined, content: turn.content, usage: finish?.usage, finishReason },
+      }),
+    }
+  }
+
+  toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): ModelMessage[] {
+    return [
+      {
+        role: 'tool',
+        content: results.map(({ call, result }) => ({
+          type: 'tool-result' as const,
+          toolCallId: call.id,
+          toolName: call.name,
+          output: {
+            type: result.isError ? ('error-text' as const) : ('text' as const),
+            value: result.output,
+          },
+        })),
+      },
+    ]
+  }
+
+  classifyError(error: unknown): RetryAdvice {
+    // Duck-typed rather than `APICallError.isInstance`, so any major of @ai-sdk/provider is recognized.
+    if (typeof error !== 'object' || error === null) return { retryable: false }
+    const { isRetryable, statusCode, responseHeaders } = error as {
+      isRetryable?: unknown
+      statusCode?: unknown
+      responseHeaders?: unknown
+    }
+    if (typeof isRetryable !== 'boolean') return { retryable: false }
+    const clientError =
+      typeof statusCode === 'number' &&
+      statusCode >= 400 &&
+      statusCode < 500 &&
+      !RETRYABLE_CLIENT_STATUS.has(statusCode)
+    const retryAfterMs = retryAfterFromHeaders(responseHeaders)
+    return {
+      retryable: isRetryable && !clientError,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    }
+  }
+
+  #callOptions(request: Parameters<Transport<ModelMessage>['generate']>[0]): SpecCallOptions {
+    const prompt = convertToLanguageModelPrompt({
+      messages: request.messages,
+      version: this.#model.specificationVersion,
+      cache: this.#prompts,
+    })
+    if (request.system !== undefined) prompt.unshift({ role: 'system', content: request.system })
+    const options: SpecCallOptions = { prompt, abortSignal: request.signal }
+    if (request.tools.length > 0) {
+      options.tools = this.#toolDeclarations(request.tools)
+      options.toolChoice = { type: 'auto' }
+    }
+    return options
+  }
+
+  #toolDeclarations(tools: readonly Tool[]): SpecFunctionTool[] {
+    let declarations = this.#declarations.get(tools)
+    if (declarations === undefined) {
+      declarations = tools.map((tool) => ({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      }))
+      this.#declarations.set(tools, declarations)
+    }
+    return declarations
+  }
+}
+
+function blockKey(part: SpecStreamPart): string {
+  return `${part.type.startsWith('text') ? 'text' : 'reasoning'}:${part.id ?? ''}`
+}
+
+/** Collects one model turn's parts into the loop's `ModelTurn` and the assistant `ModelMessage`. */
+class TurnBuilder {
+  /** The spec content, in order, for the `afterModel` hook. */
+  readonly content: SpecContentPart[] = []
+  readonly #toolCalls: ModelToolCall[] = []
+
+  add(part: SpecContentPart): void {
+    // Tools the provider ran itself are not ours to answer, and the loop declares none.
+    if (part.type === 'tool-call' && part.providerExecuted === true) return
+    if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
+      this.content.push(part)
+    if (part.type !== 'tool-call') return
+    const text = part.input ?? ''
+    this.#toolCalls.push({
+      id: part.toolCallId ?? `call_${this.#toolCalls.length}`,
+      name: part.toolName ?? '',
+      input: parseObject(text) ?? text,
+    })
+  }
+
+  openBlock(type: 'text' | 'reasoning'): SpecContentPart {
+    const block: SpecContentPart = { type, text: '' }
+    this.content.push(block)
+    return block
+  }
+
+  mergeMetadata(block: SpecContentPart | undefined, metadata: ProviderOptions | undefined): void {
+    if (block === undefined || metadata === undefined) return
+    block.providerMetadata = { ...block.providerMetadata, ...metadata }
+  }
+
+  finish(options: {
+    usage: ModelTurn<ModelMessage>['usage']
+    finishReason: string
+    response: unknown
+  }): ModelTurn<ModelMessage> {
+    let text = ''
+    const parts: AssistantPart[] = []
+    let call = 0
+    for (const part of this.content) {
+      const extra = part.providerMetadata === undefined ? {} : { providerOptions: part.providerMetadata }
+      if (part.type === 'text') {
+        text += part.text ?? ''
+        if (part.text) parts.push({ type: 'text', text: part.text, ...extra })
+      } else if (part.type === 'reasoning') {
+        // Reasoning is kept even when empty: some providers sign it (metadata) and need it back.
+        parts.push({ type: 'reasoning', text: part.text ?? '', ...extra })
+      } else {
+        const toolCall = this.#toolCalls[call++]
+        if (toolCall === undefined) continue
+        parts.push({
+          type: 'tool-call',
+          toolCallId: toolCall.id,
+          toolName: toolCall.name,
+          // Providers need an object here (Anthropic, Gemini reject anything else); a call whose
+          // arguments were not a JSON object is answered with an error that quotes what it sent.
+          input: typeof toolCall.input === 'string' ? {} : toolCall.input,
+          ...extra,
+        })
+      }
+    }
+    return {
+      text,
+      toolCalls: this.#toolCalls,
+      usage: options.usage,
+      finishReason: options.finishReason,
+      message: parts.length === 0 ? undefined : { role: 'assistant', content: parts },
+      response: options.response,
+    }
+  }
+}
+
+/** The object a JSON text holds, or undefined when it is not JSON or not an object. Empty text is `{}`. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,196 @@
+import type { ModelMessage } from 'ai'
+import { ConfigError } from '../errors.js'
+import type {
+  ProviderOptions,
+  SpecDataContent,
+  SpecFileData,
+  SpecFilePart,
+  SpecLanguageModel,
+  SpecMessage,
+} from './language-model-spec.js'
+
+type SpecVersion = SpecLanguageModel['specificationVersion']
+
+/**
+ * Converts AI SDK `ModelMessage`s into a LanguageModel prompt of the given specification version: string
+ * content becomes text parts, images become file parts, file data takes the version's shape (v4 tags it),
+ * and empty assistant text is dropped because several providers reject empty text blocks.
+ *
+ * @example
+ * convertToLanguageModelPrompt({ messages: [{ role: 'user', content: 'Hi' }], version: 'v4' })
+ * // [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]
+ */
+export function convertToLanguageModelPrompt(options: {
+  messages: readonly ModelMessage[]
+  version: SpecVersion
+  /** Converted messages by identity, so a long transcript is not converted again on every turn. */
+  cache?: WeakMap<object, SpecMessage | null>
+}): SpecMessage[] {
+  const { messages, version, cache } = options
+  const prompt: SpecMessage[] = []
+  for (const message of messages) {
+    let converted = cache?.get(message)
+    if (converted === undefined) {
+      converted = convertMessage(message, version)
+      cache?.set(message, converted)
+    }
+    if (converted !== null) prompt.push(converted)
+  }
+  return prompt
+}
+
+function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessage | null {
+  const extra = message.providerOptions === undefined ? {} : { providerOptions: message.providerOptions }
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content, ...extra }
+    case 'user': {
+      if (typeof message.content === 'string') {
+        return { role: 'user', content: [{ type: 'text', text: message.content }], ...extra }
+      }
+      const content = message.content.map((part) => {
+        const options = partOptions(part.providerOptions)
+        switch (part.type) {
+          case 'text':
+            return { type: 'text' as const, text: part.text, ...options }
+          case 'image':
+            return {
+              type: 'file' as const,
+              data: toFileData(part.image, version),
+              // v4 accepts a bare top-level media type; earlier versions expect a wildcard subtype.
+              mediaType: part.mediaType ?? (version === 'v4' ? 'image' : 'image/*'),
+              ...options,
+            }
+          case 'file':
+            return filePart(part, version)
+          default:
+            return assertNever(part)
+        }
+      })
+      return { role: 'user', content, ...extra }
+    }
+    case 'assistant': {
+      if (typeof message.content === 'string') {
+        return message.content === ''
+          ? null
+          : { role: 'assistant', content: [{ type: 'text', text: message.content }], ...extra }
+      }
+      const content: Extract<SpecMessage, { role: 'assistant' }>['content'] = []
+      for (const part of message.content) {
+        const options = partOptions('providerOptions' in part ? part.providerOptions : undefined)
+        switch (part.type) {
+          case 'text':
+            if (part.text !== '') content.push({ type: 'text', text: part.text, ...options })
+            break
+          case 'reasoning':
+            content.push({ type: 'reasoning', text: part.text, ...options })
+            break
+          case 'file':
+            content.push(filePart(part, version))
+            break
+          case 'tool-call':
+            content.push({
+              type: 'tool-call',
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+              ...(part.providerExecuted === undefined ? {} : { providerExecuted: part.providerExecuted }),
+              ...options,
+            })
+            break
+          case 'tool-result':
+            content.push({ ...part })
+            break
+          default:
+            // Custom and reasoning-file parts exist only from v4 on; approval requests never reach a model.
+            if (version === 'v4' && part.type !== 'tool-approval-request') content.push({ ...part })
+        }
+      }
+      return content.length === 0 ? null : { role: 'assistant', content, ...extra }
+    }
+    case 'tool': {
+      const content = message.content.filter((part) => part.type === 'tool-result' || version !== 'v2')
+      return content.length === 0
+        ? null
+        : { role: 'tool', content: content.map((part) => ({ ...part })), ...extra }
+    }
+    default:
+      return assertNever(message)
+  }
+}
+
+function filePart(
+  part: { data: unknown; mediaType: string; filename?: string; providerOptions?: ProviderOptions },
+  version: SpecVersion,
+): SpecFilePart {
+  return {
+    type: 'file',
+    data: toFileData(part.data, version),
+    mediaType: part.mediaType,
+    ...(part.filename === undefined ? {} : { filename: part.filename }),
+    ...partOptions(part.providerOptions),
+  }
+}
+
+function partOptions(providerOptions: ProviderOptions | undefined): { providerOptions?: ProviderOptions } {
+  return providerOptions === undefined ? {} : { providerOptions }
+}
+
+const FILE_DATA_TAGS = new Set(['data', 'url', 'reference', 'text'])
+
+/** File data in the shape the version expects; v4 tags every form, v2/v3 take bytes, base64 or a URL. */
+function toFileData(value: unknown, version: SpecVersion): SpecDataContent | SpecFileData {
+  const tagged = toTaggedFileData(value)
+  if (version === 'v4') return tagged
+  switch (tagged.type) {
+    case 'data':
+      return tagged.data
+    case 'url':
+      return tagged.url
+    case 'text':
+      return new TextEncoder().encode(tagged.text)
+    case 'reference':
+      throw new ConfigError(
+        `A file given as a provider reference needs a v4 LanguageModel; this model is ${version}. Pass the file's bytes or URL instead.`,
+      )
+    default:
+      return assertNever(tagged)
+  }
+}
+
+function toTaggedFileData(value: unknown): SpecFileData {
+  if (value instanceof URL) return { type: 'url', url: value }
+  if (value instanceof Uint8Array) return { type: 'data', data: value }
+  if (value instanceof ArrayBuffer) return { type: 'data', data: new Uint8Array(value) }
+  if (typeof value === 'string') {
+    // Like the AI SDK: an http(s) or data URL stays a URL, anything else is base64.
+    if (/^(https?|data):/i.test(value)) {
+      try {
+        return { type: 'url', url: new URL(value) }
+      } catch {
+        return { type: 'data', data: value }
+      }
+    }
+    return { type: 'data', data: value }
+  }
+  if (typeof value === 'object' && value !== null) {
+    const tag = (value as { type?: unknown }).type
+    if (typeof tag === 'string' && FILE_DATA_TAGS.has(tag)) {
+      const tagged = value as SpecFileData
+      return tagged.type === 'data' ? { type: 'data', data: toTaggedBytes(tagged.data) } : tagged
+    }
+    return { type: 'reference', reference: value as Record<string, string> }
+  }
+  throw new ConfigError(
+    `A file part's data must be bytes, base64 text, a URL or a provider reference; got ${typeof value}.`,
+  )
+}
+
+function toTaggedBytes(data: unknown): Uint8Array | string {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data)
+  return data as Uint8Array | string
+}
+
+function assertNever(value: never): never {
+  throw new ConfigError(`Unsupported message part: ${JSON.stringify(value)}`)
+}

@@ -1,0 +1,322 @@
+import type { LanguageModel, ModelMessage } from 'ai'
+import { ConfigError } from '../errors.js'
+import type { createGenAITransport } from '../genai/genai-transport.js'
+import { createAISDKTransport, resolveLanguageModel } from './ai-sdk-transport.js'
+import { InMemoryConversationStore } from './in-memory-conversation-store.js'
+import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from './retry.js'
+import { type LoopSettings, runLoop } from './run-loop.js'
+import { createRunStream, type RunStream } from './run-stream.js'
+import type { Transport } from './transport.js'
+import type { ConversationStore, Hooks, RunEvent, RunOptions, RunResult } from './types.js'
+
+/** The message type of the `@google/genai` transport (Gemini `Content`). */
+export type GenAIMessage =
+  ReturnType<typeof createGenAITransport> extends Transport<infer Message> ? Message : never
+
+/** A `@google/genai` `GoogleGenAI` instance (the part the transport uses). */
+export type GenAIClient = Parameters<typeof createGenAITransport>[0]['genai']
+
+/** Options every client takes, whatever the model behind it. */
+export interface ClientOptions<Message> {
+  /** The system prompt; the toolkit's skills block is appended after a blank line. */
+  system?: string
+  /** Model calls per run before it stops with `status: 'max-turns'`. @default 10 */
+  maxTurns?: number
+  /** Hooks around every model call and every tool call. */
+  hooks?: Hooks<Message>
+  /** Where `ask` keeps conversations. @default new InMemoryConversationStore() */
+  store?: ConversationStore<Message>
+  /**
+   * Retries of a transient model error (429, 408, 409, 5xx, network), with exponential backoff and
+   * jitter, honouring the provider's `Retry-After`. A number is the retry count. @default 2
+   */
+  retries?: number | RetryOptions
+  /** Milliseconds a whole run may take; then it rejects with an `AbortError`. @default no limit */
+  timeoutMs?: number
+  /** Tool calls of one turn run at once, at most. @default 10 */
+  toolConcurrency?: number
+}
+
+/** A client over an AI SDK `LanguageModel`. */
+export interface AISDKClientOptions extends ClientOptions<ModelMessage> {
+  /** Any AI SDK language model (spec v2, v3 or v4), or a model id resolved like the AI SDK does. */
+  model: LanguageModel
+  genai?: undefined
+}
+
+/** A client over the native `@google/genai` SDK. */
+export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
+  /** A `new GoogleGenAI({ apiKey })` instance. */
+  genai: GenAIClient
+  /** The Gemini model id, like `'gemini-2.5-flash'`. */
+  model: string
+}
+
+/** What `ask` takes: the conversation id, plus what `run` takes except `history` (the store holds it). */
+export interface AskOptions<Message> extends Omit<RunOptions<Message>, 'history'> {
+  /** The conversation to continue; its messages are loaded from and saved to the client's store. */
+  id: string
+}
+
+/**
+ * One tool-calling client over a model: `run` to completion, `stream` events as they happen, or `ask`
+ * with memory kept by conversation id.
+ */
+export interface Client<Message> {
+  /** Runs the loop to completion with the non-streaming model call. Rejects with `AbortError` on abort. */
+  run(prompt: string | Message[], options?: RunOptions<Message>): Promise<RunResult<Message>>
+  /** Runs the loop with the streaming model call, yielding events (`finish` last). */
+  stream(prompt: string | Message[], options?: RunOptions<Message>): RunStream<Message>
+  /** `run` that continues the conversation `id` from the store and saves it back. */
+  ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>>
+  /** The store `ask` uses. */
+  readonly store: ConversationStore<Message>
+}
+
+const DEFAULT_MAX_TURNS = 10
+const DEFAULT_TOOL_CONCURRENCY = 10
+
+/**
+ * Creates the tool-calling client. Pass any AI SDK model — swapping providers is one line — or a
+ * `@google/genai` client and a Gemini model id.
+ *
+ * @example
+ * import { openai } from '@ai-sdk/openai'
+ * const client = createClient({ model: openai('gpt-5-mini'), system: 'You are terse.' })
+ * // const client = createClient({ model: anthropic('claude-sonnet-4-5') })
+ * // const client = createClient({ genai: new GoogleGenAI({ apiKey }), model: 'gemini-2.5-flash' })
+ * const result = await client.run('Weather in Chennai?', { toolkit })
+ * console.log(result.text, result.toolCalls, result.usage)
+ */
+export function createClient(options: GenAIClientOptions): Client<GenAIMessage>
+export function createClient(options: AISDKClientOptions): Client<ModelMessage>
+export function createClient(
+  options: AISDKClientOptions | GenAIClientOptions,
+): Client<ModelMessage> | Client<GenAIMessage> {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError(
+      'createClient needs an options object, like createClient({ model: openai("gpt-5-mini") }).',
+    )
+  }
+  if (options.genai !== undefined) {
+    const { genai, model } = options
+    checkGenAI(genai, model)
+    const transport = import('../genai/genai-transport.js').then((module) =>
+      module.createGenAITransport({ genai, model }),
+    )
+    // Surfaced on the first run; here it would be an unhandled rejection.
+    transport.catch(() => {})
+    return new LoopClient(transport, options)
+  }
+  if (options.model === undefined || options.model === null) {
+    throw new ConfigError(
+      '`model` is missing: pass an AI SDK model like openai("gpt-5-mini"), a model id string like "openai/gpt-5-mini", or { genai, model: "gemini-2.5-flash" } for @google/genai.',
+    )
+  }
+  const model = resolveLanguageModel(options.model)
+  const transport =
+    model instanceof Promise
+      ? model.then((resolved) => createAISDKTransport({ model: resolved }))
+      : createAISDKTransport({ model })
+  if (transport instanceof Promise) transport.catch(() => {})
+  return new LoopClient<ModelMessage>(transport, options)
+}
+
+function checkGenAI(genai: unknown, model: unknown): void {
+  const models = (genai as { models?: { generateContent?: unknown; generateContentStream?: unknown } } | null)
+    ?.models
+  if (typeof models?.generateContent !== 'function' || typeof models.generateContentStream !== 'function') {
+    throw new ConfigError(
+      '`genai` must be a GoogleGenAI instance from @google/genai: new GoogleGenAI({ apiKey }).',
+    )
+  }
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new ConfigError('With `genai`, `model` must be a Gemini model id string, like "gemini-2.5-flash".')
+  }
+}
+
+class LoopClient<Message> implements Client<Message> {
+  readonly store: ConversationStore<Message>
+  readonly #transport: Transport<Message> | Promise<Transport<Message>>
+  readonly #settings: LoopSettings<Message>
+  // One ask at a time per conversation, so two concurrent asks cannot overwrite each other's turns.
+  readonly #conversations = new Map<string, Promise<unknown>>()
+
+  constructor(transport: Transport<Message> | Promise<Transport<Message>>, options: ClientOptions<Message>) {
+    this.#transport = transport
+    this.#settings = readSettings(options)
+    this.store = readStore(options.store)
+  }
+
+  async run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
+    const events = this.#start(prompt, options, 'generate', undefined)
+    while (true) {
+      const next = await events.next()
+      if (next.done === true) return next.value
+    }
+  }
+
+  stream(prompt: string | Message[], options: RunOptions<Message> = {}): RunStream<Message> {
+    return createRunStream((stop) => this.#start(prompt, options, 'stream', stop))
+  }
+
+  ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>> {
+    if (typeof options?.id !== 'string' || options.id === '') {
+      return Promise.reject(
+        new ConfigError('ask needs a conversation id: client.ask(prompt, { id: "user-1", toolkit }).'),
+      )
+    }
+    const { id, ...runOptions } = options
+    const previous = this.#conversations.get(id) ?? Promise.resolve()
+    const asked = previous.then(async () => {
+      const history = (await this.store.get(id)) ?? []
+      const result = await this.run(prompt, { ...runOptions, history })
+      await this.store.save(id, result.messages)
+      return result
+    })
+    const settled = asked.then(
+      () => {},
+      () => {},
+    )
+    this.#conversations.set(id, settled)
+    settled.then(() => {
+      if (this.#conversations.get(id) === settled) this.#conversations.delete(id)
+    })
+    return asked
+  }
+
+  async *#start(
+    prompt: string | Message[],
+    options: RunOptions<Message>,
+    mode: 'generate' | 'stream',
+    stop: AbortSignal | undefined,
+  ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
+    checkRunOptions(prompt, options)
+    const transport = await this.#transport
+    const messages = [
+      ...(options.history ?? []),
+      ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
+    ]
+    return yield* runLoop({
+      transport,
+      settings: this.#settings,
+      messages,
+      toolkit: options.toolkit,
+      signal: options.signal,
+      ...(stop === undefined ? {} : { stop }),
+      mode,
+    })
+  }
+}
+
+function checkRunOptions<Message>(prompt: string | Message[], options: RunOptions<Message>): void {
+  if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
+    throw new ConfigError('The prompt must be a string or an array of messages.')
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError('The run options must be an object, like { toolkit, history, signal }.')
+  }
+  const { toolkit, history, signal } = options
+  if (
+    toolkit !== undefined &&
+    (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function')
+  ) {
+    throw new ConfigError('`toolkit` must be a Toolkit from createToolkit(...).')
+  }
+  if (history !== undefined && !Array.isArray(history)) {
+    throw new ConfigError('`history` must be an array of messages, like a previous result.messages.')
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ConfigError('`signal` must be an AbortSignal, like AbortSignal.timeout(30_000).')
+  }
+}
+
+function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Message> {
+  const {
+    system,
+    maxTurns = DEFAULT_MAX_TURNS,
+    hooks = {},
+    timeoutMs,
+    toolConcurrency = DEFAULT_TOOL_CONCURRENCY,
+  } = options
+  if (system !== undefined && typeof system !== 'string') {
+    throw new ConfigError('`system` must be a string (the system prompt).')
+  }
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+    throw new ConfigError(`\`maxTurns\` must be a whole number of at least 1; got ${String(maxTurns)}.`)
+  }
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
+  ) {
+    throw new ConfigError(
+      `\`timeoutMs\` must be a positive number of milliseconds; got ${String(timeoutMs)}.`,
+    )
+  }
+  if (
+    !(
+      toolConcurrency === Number.POSITIVE_INFINITY ||
+      (Number.isInteger(toolConcurrency) && toolConcurrency >= 1)
+    )
+  ) {
+    throw new ConfigError(
+      `\`toolConcurrency\` must be a whole number of at least 1 (or Infinity); got ${String(toolConcurrency)}.`,
+    )
+  }
+  if (typeof hooks !== 'object' || hooks === null) {
+    throw new ConfigError(
+      '`hooks` must be an object of functions: { beforeModel, afterModel, beforeTool, afterTool }.',
+    )
+  }
+  for (const name of ['beforeModel', 'afterModel', 'beforeTool', 'afterTool'] as const) {
+    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') {
+      throw new ConfigError(`\`hooks.${name}\` must be a function.`)
+    }
+  }
+  return {
+    system,
+    maxTurns,
+    hooks,
+    retry: readRetry(options.retries),
+    timeoutMs,
+    toolConcurrency,
+  }
+}
+
+function readRetry(retries: number | RetryOptions | undefined): RetryPolicy {
+  if (retries === undefined) return DEFAULT_RETRY_POLICY
+  const given = typeof retries === 'number' ? { maxRetries: retries } : retries
+  if (typeof given !== 'object' || given === null) {
+    throw new ConfigError(
+      '`retries` must be a number of retries or { maxRetries, initialDelayMs, maxDelayMs }.',
+    )
+  }
+  const policy = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(given) }
+  if (!Number.isInteger(policy.maxRetries) || policy.maxRetries < 0) {
+    throw new ConfigError(
+      `\`retries\` must be a whole number of 0 or more; got ${String(policy.maxRetries)}.`,
+    )
+  }
+  for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
+    if (!(typeof policy[key] === 'number' && policy[key] >= 0 && Number.isFinite(policy[key]))) {
+      throw new ConfigError(
+        `\`retries.${key}\` must be a number of milliseconds, 0 or more; got ${String(policy[key])}.`,
+      )
+    }
+  }
+  return policy
+}
+
+function stripUndefined(options: RetryOptions): Partial<RetryPolicy> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+}
+
+function readStore<Message>(store: ConversationStore<Message> | undefined): ConversationStore<Message> {
+  if (store === undefined) return new InMemoryConversationStore<Message>()
+  if (typeof store?.get !== 'function' || typeof store.save !== 'function') {
+    throw new ConfigError(
+      '`store` must have get(id) and save(id, messages), like new InMemoryConversationStore().',
+    )
+  }
+  return store
+}

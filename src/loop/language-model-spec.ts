@@ -1,0 +1,147 @@
+// The slice of the `@ai-sdk/provider` LanguageModel specification (v2, v3 and v4) that the loop speaks.
+// Declared here rather than imported because the three versions live in different majors of
+// `@ai-sdk/provider`, and a user has only one of them installed.
+
+/** A JSON value, as the specification types it. */
+export type JSONValue = null | string | number | boolean | Readonly<JSONObject> | readonly JSONValue[]
+export type JSONObject = { [key: string]: JSONValue | undefined }
+
+/** Provider-specific options or metadata, keyed by provider. */
+export type ProviderOptions = Record<string, JSONObject>
+
+/** A `LanguageModel` object of any supported specification version. */
+export interface SpecLanguageModel {
+  readonly specificationVersion: 'v2' | 'v3' | 'v4'
+  readonly provider: string
+  readonly modelId: string
+  doGenerate(options: SpecCallOptions): PromiseLike<SpecGenerateResult>
+  doStream(options: SpecCallOptions): PromiseLike<SpecStreamResult>
+}
+
+/** A file's bytes as the v2/v3 prompt carries them. */
+export type SpecDataContent = Uint8Array | string | URL
+
+/** A file's bytes as the v4 prompt carries them (a tagged union). */
+export type SpecFileData =
+  | { type: 'data'; data: Uint8Array | string }
+  | { type: 'url'; url: URL }
+  | { type: 'reference'; reference: Record<string, string> }
+  | { type: 'text'; text: string }
+
+export interface SpecTextPart {
+  type: 'text'
+  text: string
+  providerOptions?: ProviderOptions
+}
+
+export interface SpecFilePart {
+  type: 'file'
+  data: SpecDataContent | SpecFileData
+  mediaType: string
+  filename?: string
+  providerOptions?: ProviderOptions
+}
+
+export interface SpecReasoningPart {
+  type: 'reasoning'
+  text: string
+  providerOptions?: ProviderOptions
+}
+
+export interface SpecToolCallPart {
+  type: 'tool-call'
+  toolCallId: string
+  toolName: string
+  input: unknown
+  providerExecuted?: boolean
+  providerOptions?: ProviderOptions
+}
+
+export interface SpecToolResultPart {
+  type: 'tool-result'
+  toolCallId: string
+  toolName: string
+  output: unknown
+  providerOptions?: ProviderOptions
+}
+
+/** A part whose shape the loop passes through untouched (custom parts, approvals, …). */
+export interface SpecOtherPart {
+  type: string
+  providerOptions?: ProviderOptions
+}
+
+export type SpecMessage = (
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: Array<SpecTextPart | SpecFilePart> }
+  | {
+      role: 'assistant'
+      content: Array<SpecTextPart | SpecFilePart | SpecReasoningPart | SpecToolCallPart | SpecOtherPart>
+    }
+  | { role: 'tool'; content: Array<SpecToolResultPart | SpecOtherPart> }
+) & { providerOptions?: ProviderOptions }
+
+export interface SpecFunctionTool {
+  type: 'function'
+  name: string
+  description?: string
+  inputSchema: Record<string, unknown>
+}
+
+export interface SpecCallOptions {
+  prompt: SpecMessage[]
+  tools?: SpecFunctionTool[]
+  toolChoice?: { type: 'auto' }
+  abortSignal?: AbortSignal
+}
+
+/** v2 usage is flat; v3 and v4 nest totals under `inputTokens` / `outputTokens`. */
+export type SpecUsage =
+  | { inputTokens?: number | undefined; outputTokens?: number | undefined; totalTokens?: number | undefined }
+  | {
+      inputTokens: { total?: number | undefined }
+      outputTokens: { total?: number | undefined }
+    }
+
+/** v2 sends a string; v3 and v4 send `{ unified, raw }`. */
+export type SpecFinishReason = string | { unified: string; raw?: string | undefined }
+
+/** A content part of a generate result (only the fields the loop reads). */
+export interface SpecContentPart {
+  type: string
+  text?: string
+  toolCallId?: string
+  toolName?: string
+  input?: string
+  providerExecuted?: boolean
+  providerMetadata?: ProviderOptions
+}
+
+export interface SpecGenerateResult {
+  content: SpecContentPart[]
+  finishReason: SpecFinishReason
+  usage: SpecUsage
+  response?: { headers?: Record<string, string | undefined>; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+/** A stream part (only the fields the loop reads). */
+export interface SpecStreamPart {
+  type: string
+  id?: string
+  delta?: string
+  toolCallId?: string
+  toolName?: string
+  input?: string
+  providerExecuted?: boolean
+  providerMetadata?: ProviderOptions
+  usage?: SpecUsage
+  finishReason?: SpecFinishReason
+  error?: unknown
+}
+
+export interface SpecStreamResult {
+  stream: ReadableStream<SpecStreamPart>
+  response?: { headers?: Record<string, string | undefined> }
+  request?: unknown
+}

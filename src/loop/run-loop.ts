@@ -1,0 +1,340 @@
+import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
+import { errorMessage, errorResult } from '../tool/tool-result.js'
+import type { ToolResult } from '../tool/types.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { addUsage } from './normalize-model-result.js'
+import { type RetryPolicy, retryDelay, sleep } from './retry.js'
+import { RunScope } from './run-scope.js'
+import type { ModelToolCall, ModelTurn, Transport, TransportRequest } from './transport.js'
+import type { Hooks, RunEvent, RunResult, ToolCallRecord, Usage } from './types.js'
+
+/** What the engine needs besides the transport: the client's settings. */
+export interface LoopSettings<Message> {
+  system: string | undefined
+  maxTurns: number
+  hooks: Hooks<Message>
+  retry: RetryPolicy
+  timeoutMs: number | undefined
+  toolConcurrency: number
+}
+
+/** One run's input. */
+export interface LoopInput<Message> {
+  transport: Transport<Message>
+  settings: LoopSettings<Message>
+  /** History followed by the new messages. */
+  messages: Message[]
+  toolkit: Toolkit | undefined
+  signal: AbortSignal | undefined
+  /** Aborted by a stream whose consumer left early. */
+  stop?: AbortSignal
+  /** `generate` uses the transport's non-streaming call, `stream` its streaming one. */
+  mode: 'generate' | 'stream'
+}
+
+/**
+ * The tool-calling loop, transport-agnostic, as a generator of §8 run events (`finish` last, carrying the
+ * result, which is also the generator's return value). Each turn calls the model with the toolkit's tools
+ * and the system prompt; every tool call it makes is answered exactly once, in call order; the loop ends
+ * when the model calls no tool or after `maxTurns` model calls. Rejects with an `AbortError` on abort.
+ *
+ * @example
+ * for await (const event of runLoop({ transport, settings, messages, toolkit, signal: undefined, mode: 'stream' })) {
+ *   if (event.type === 'text-delta') process.stdout.write(event.text)
+ * }
+ */
+export async function* runLoop<Message>(
+  input: LoopInput<Message>,
+): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
+  const { transport, settings, toolkit, mode } = input
+  const { hooks } = settings
+  const scope = new RunScope({ signal: input.signal, timeoutMs: settings.timeoutMs, stop: input.stop })
+  try {
+    scope.check()
+    const messages = input.messages
+    const allTools = toolkit?.tools() ?? []
+    const system = joinSystem(settings.system, toolkit?.skillsPrompt())
+    const records: ToolCallRecord[] = []
+    const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+    let turn = 0
+    let last: ModelTurn<Message>
+    while (true) {
+      turn++
+      let request: TransportRequest<Message> = { messages, tools: allTools, system, signal: scope.signal }
+      if (hooks.beforeModel !== undefined) {
+        const change = await scope.race(
+          Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
+        )
+        if (change) {
+          request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
+        }
+      }
+      last =
+        mode === 'stream'
+          ? yield* streamTurn(transport, request, settings.retry, scope)
+          : await generateTurn(transport, request, settings.retry, scope)
+      if (hooks.afterModel !== undefined)
+        await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
+      addUsage(usage, last.usage)
+      if (last.message !== undefined) messages.push(last.message)
+
+      if (last.toolCalls.length > 0) {
+        const calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
+        for (const call of calls) {
+          yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
+        }
+        const running = runBounded(calls, settings.toolConcurrency, (call) =>
+          answerCall(call, { toolkit, hooks, scope }),
+        )
+        const answered: Array<{ call: ModelToolCall; result: ToolResult }> = []
+        for (let index = 0; index < calls.length; index++) {
+          const { args, result } = await scope.race(running[index] as Promise<AnsweredCall>)
+          const call = (calls[index] as PreparedCall).call
+          answered.push({ call, result })
+          records.push({
+            id: call.id,
+            name: call.name,
+            args,
+            output: result.output,
+            isError: result.isError,
+            ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+          })
+          yield {
+            type: 'tool-result',
+            toolCallId: call.id,
+            toolName: call.name,
+            output: result.output,
+            isError: result.isError,
+          }
+        }
+        messages.push(...transport.toolResultsMessages(answered))
+      }
+      yield { type: 'step-end', turn, usage: last.usage }
+      if (last.toolCalls.length === 0 || turn >= settings.maxTurns) break
+    }
+    const result: RunResult<Message> = {
+      text: last.text,
+      messages,
+      toolCalls: records,
+      turns: turn,
+      usage,
+      finishReason: last.finishReason,
+      status: last.toolCalls.length === 0 ? 'done' : 'max-turns',
+    }
+    yield { type: 'finish', result }
+    return result
+  } finally {
+    scope.dispose()
+  }
+}
+
+/** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */
+function joinSystem(system: string | undefined, skillsPrompt: string | undefined): string | undefined {
+  const parts = [system, skillsPrompt].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  )
+  return parts.length === 0 ? undefined : parts.join('\n\n')
+}
+
+async function generateTurn<Message>(
+  transport: Transport<Message>,
+  request: TransportRequest<Message>,
+  policy: RetryPolicy,
+  scope: RunScope,
+): Promise<ModelTurn<Message>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await scope.race(transport.generate(request))
+    } catch (error) {
+      await afterFailure({ error, attempt, transport, policy, scope, partial: false })
+    }
+  }
+}
+
+async function* streamTurn<Message>(
+  transport: Transport<Message>,
+  request: TransportRequest<Message>,
+  policy: RetryPolicy,
+  scope: RunScope,
+): AsyncGenerator<RunEvent<Message>, ModelTurn<Message>> {
+  for (let attempt = 0; ; attempt++) {
+    let emitted = false
+    let iterator: AsyncIterator<unknown> | undefined
+    try {
+      const parts = transport.stream(request)[Symbol.asyncIterator]()
+      iterator = parts
+      while (true) {
+        const next = await scope.race(parts.next())
+        if (next.done === true) throw new ModelCallError('The model stream ended without finishing its turn.')
+        const part = next.value
+        if (part.type === 'turn') return part.turn
+        emitted = true
+        yield { type: 'text-delta', text: part.text }
+      }
+    } catch (error) {
+      // Once text has reached the caller a retry would repeat it: only a stream that failed before its
+      // first part is tried again.
+      await afterFailure({ error, attempt, transport, policy, scope, partial: emitted })
+    } finally {
+      // Not awaited: a transport stuck on its network read must not hold the run.
+      iterator?.return?.()?.then(undefined, () => {})
+    }
+  }
+}
+
+/** After a failed model call: rethrows what must not be retried, else waits out the backoff. */
+async function afterFailure<Message>(options: {
+  error: unknown
+  attempt: number
+  transport: Transport<Message>
+  policy: RetryPolicy
+  scope: RunScope
+  partial: boolean
+}): Promise<void> {
+  const { error, attempt, transport, policy, scope, partial } = options
+  scope.check()
+  if (AbortError.isInstance(error)) throw error
+  if (ToolnexusError.isInstance(error) && !ModelCallError.isInstance(error)) throw error
+  let advice: ReturnType<Transport<Message>['classifyError']>
+  try {
+    advice = transport.classifyError(error)
+  } catch {
+    advice = { retryable: false }
+  }
+  if (partial || !advice.retryable || attempt >= policy.maxRetries) {
+    if (ModelCallError.isInstance(error)) throw error
+    const tries = attempt + 1
+    throw new ModelCallError(
+      `The model call failed${tries > 1 ? ` after ${tries} attempts` : ''}: ${errorMessage(error)}`,
+      { cause: error },
+    )
+  }
+  await sleep(retryDelay({ attempt, policy, retryAfterMs: advice.retryAfterMs }), scope.signal, () =>
+    scope.abortError(),
+  )
+}
+
+interface PreparedCall {
+  call: ModelToolCall
+  /** The arguments as an object, or the raw text when they were not a JSON object. */
+  args: unknown
+  /** Why the arguments cannot be used, when they cannot. */
+  problem: string | undefined
+}
+
+interface AnsweredCall {
+  args: unknown
+  result: ToolResult
+}
+
+function prepareCall(call: ModelToolCall, toolkit: Toolkit | undefined): PreparedCall {
+  if (typeof call.input !== 'string') return { call, args: call.input, problem: undefined }
+  const args = call.input
+  let parsed: unknown
+  try {
+    parsed = args.trim() === '' ? {} : JSON.parse(args)
+  } catch (error) {
+    return {
+      call,
+      args,
+      problem: argumentsProblem(call.name, `they are not valid JSON (${errorMessage(error)})`, args, toolkit),
+    }
+  }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    return { call, args: parsed, problem: undefined }
+  }
+  const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`
+  return {
+    call,
+    args,
+    problem: argumentsProblem(call.name, `expected a JSON object, got ${kind}`, args, toolkit),
+  }
+}
+
+function argumentsProblem(
+  name: string,
+  why: string,
+  sent: string,
+  toolkit: Toolkit | undefined,
+): string | undefined {
+  // An unknown tool is the bigger mistake: let the toolkit name it and list what exists.
+  if (toolkit?.get(name) === undefined) return undefined
+  const quoted = sent.length > 200 ? `${sent.slice(0, 200)}…` : sent
+  return `Invalid arguments for tool "${name}": ${why}. Received: ${quoted}. Send the arguments as one JSON object matching the tool's schema.`
+}
+
+async function answerCall<Message>(
+  prepared: PreparedCall,
+  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
+): Promise<AnsweredCall> {
+  const { toolkit, hooks, scope } = context
+  const { call, problem } = prepared
+  if (problem !== undefined) return { args: prepared.args, result: errorResult(problem) }
+  let args =
+    typeof prepared.args === 'object' && prepared.args !== null
+      ? (prepared.args as Record<string, unknown>)
+      : {}
+  let result: ToolResult | undefined
+  if (hooks.beforeTool !== undefined) {
+    const change = await hooks.beforeTool({ toolCallId: call.id, name: call.name, args })
+    if (change?.args !== undefined) args = change.args
+    if (change?.result !== undefined) result = change.result
+  }
+  result ??= await executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id })
+  if (hooks.afterTool !== undefined) {
+    const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
+    if (change?.result !== undefined) result = change.result
+  }
+  return { args: typeof prepared.args === 'string' ? prepared.args : args, result }
+}
+
+async function executeTool(options: {
+  toolkit: Toolkit | undefined
+  name: string
+  args: Record<string, unknown>
+  signal: AbortSignal
+  toolCallId: string
+}): Promise<ToolResult> {
+  const { toolkit, name, args, signal, toolCallId } = options
+  if (toolkit === undefined) return errorResult(`Unknown tool "${name}". No tools are available in this run.`)
+  try {
+    return await toolkit.execute(name, args, { signal, toolCallId })
+  } catch (error) {
+    // A custom Toolkit may break the never-throws rule; the model still gets an answer.
+    return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+  }
+}
+
+/** Starts `run` for every item with at most `limit` running at once; the promises keep item order. */
+function runBounded<Item, Value>(
+  items: readonly Item[],
+  limit: number,
+  run: (item: Item) => Promise<Value>,
+): Promise<Value>[] {
+  if (items.length <= limit) return items.map((item) => settleQuietly(run(item)))
+  let active = 0
+  const waiting: Array<() => void> = []
+  const release = (): void => {
+    active--
+    waiting.shift()?.()
+  }
+  return items.map((item) =>
+    settleQuietly(
+      (async () => {
+        if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
+        active++
+        try {
+          return await run(item)
+        } finally {
+          release()
+        }
+      })(),
+    ),
+  )
+}
+
+/** The same promise, marked handled: the loop may stop awaiting (abort, a hook's throw) before it settles. */
+function settleQuietly<Value>(promise: Promise<Value>): Promise<Value> {
+  promise.catch(() => {})
+  return promise
+}

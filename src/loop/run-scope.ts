@@ -1,0 +1,77 @@
+import { AbortError } from '../errors.js'
+
+/**
+ * One run's cancellation: the caller's signal, the run's deadline and an early stop (a stream consumer
+ * that left) all abort one internal signal, which reaches the model call and every tool. `race` makes any
+ * await give up at once on abort, so nothing that ignores its signal can hold the run.
+ */
+export class RunScope {
+  readonly #controller = new AbortController()
+  readonly #aborted: Promise<never>
+  readonly #outer: AbortSignal | undefined
+  readonly #onOuterAbort: () => void
+  readonly #timer: ReturnType<typeof setTimeout> | undefined
+  #error: AbortError | undefined
+
+  constructor(options: {
+    signal?: AbortSignal | undefined
+    timeoutMs?: number | undefined
+    /** Aborted when the consumer of a stream leaves before the run ends. */
+    stop?: AbortSignal | undefined
+  }) {
+    const { signal, timeoutMs, stop } = options
+    this.#aborted = new Promise<never>((_, reject) => {
+      this.#controller.signal.addEventListener('abort', () => reject(this.abortError()), { once: true })
+    })
+    // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
+    this.#aborted.catch(() => {})
+    this.#outer = signal
+    this.#onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal?.reason }))
+    if (signal?.aborted) this.#onOuterAbort()
+    else signal?.addEventListener('abort', this.#onOuterAbort, { once: true })
+    stop?.addEventListener(
+      'abort',
+      () => this.abort(new AbortError('The run was stopped: its stream was closed before the run finished.')),
+      { once: true },
+    )
+    this.#timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => this.abort(new AbortError(`The run timed out after ${timeoutMs} ms.`)), timeoutMs)
+  }
+
+  /** The signal handed to the model call and to every tool. */
+  get signal(): AbortSignal {
+    return this.#controller.signal
+  }
+
+  /** Aborts the run with this error (the first abort wins). */
+  abort(error: AbortError): void {
+    if (this.#controller.signal.aborted) return
+    this.#error = error
+    this.#controller.abort(error)
+  }
+
+  /** The error the run rejects with once aborted. */
+  abortError(): AbortError {
+    return this.#error ?? new AbortError('The run was aborted.')
+  }
+
+  /** Throws the abort error when the run was aborted. */
+  check(): void {
+    if (this.#controller.signal.aborted) throw this.abortError()
+  }
+
+  /** Settles like `promise`, or rejects with the abort error as soon as the run is aborted. */
+  race<T>(promise: PromiseLike<T>): Promise<T> {
+    if (this.#controller.signal.aborted) return Promise.reject(this.abortError())
+    return Promise.race([promise, this.#aborted])
+  }
+
+  /** Ends the run: stops its deadline and whatever is still running. */
+  dispose(): void {
+    clearTimeout(this.#timer)
+    this.#outer?.removeEventListener('abort', this.#onOuterAbort)
+    this.abort(new AbortError('The run has ended.'))
+  }
+}

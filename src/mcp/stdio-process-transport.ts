@@ -1,0 +1,263 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+
+/** How to start a local MCP server. */
+export interface StdioProcessOptions {
+  command: string
+  args: readonly string[]
+  /** The whole environment of the process (the caller merges the process environment in). */
+  env: Record<string, string>
+  cwd?: string | undefined
+}
+
+/** How a started process ended, once it has. */
+export interface ProcessExit {
+  code: number | null
+  signal: NodeJS.Signals | null
+}
+
+const STDERR_TAIL_CHARS = 4000
+const GRACE_AFTER_STDIN_MS = 300
+const GRACE_AFTER_SIGTERM_MS = 2000
+const GRACE_AFTER_SIGKILL_MS = 1000
+const POLL_MS = 25
+// On POSIX the server leads its own process group, so closing it also ends what it started (npx → node).
+const OWN_PROCESS_GROUP = process.platform !== 'win32'
+
+/**
+ * An MCP stdio client transport that owns its process: the server runs in its own process group so that
+ * `close()` ends the server and everything it spawned (stdin closed, then SIGTERM, then SIGKILL), its
+ * stderr is kept as a bounded tail (never poured into the host's stderr) to explain a failure, and how it
+ * exited is remembered.
+ *
+ * @example
+ * const transport = new StdioProcessTransport({ command: 'node', args: ['server.mjs'], env: { ...process.env } })
+ * await client.connect(transport)
+ * await client.close() // the server and its children are gone
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined
+
+  readonly #options: StdioProcessOptions
+  readonly #readBuffer = new ReadBuffer()
+  #child: ChildProcess | undefined
+  #stderrTail = ''
+  #stderrTotal = 0
+  #exit: ProcessExit | undefined
+  #closing: Promise<void> | undefined
+  #drained = false
+  readonly #drainWaiters: Array<() => void> = []
+
+  constructor(options: StdioProcessOptions) {
+    this.#options = options
+  }
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid
+  }
+
+  /** How the process ended, when it has. */
+  get exit(): ProcessExit | undefined {
+    return this.#exit
+  }
+
+  /** The last few thousand characters the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderrTail
+  }
+
+  /** How many characters the server has written to stderr so far; a mark for `stderrSince`. */
+  get stderrLength(): number {
+    return this.#stderrTotal
+  }
+
+  /** What of the kept tail the server wrote to stderr after `mark` (a past `stderrLength`). */
+  stderrSince(mark: number): string {
+    const tailStart = this.#stderrTotal - this.#stderrTail.length
+    return this.#stderrTail.slice(Math.max(0, mark - tailStart))
+  }
+
+  /**
+   * Resolves once the process has exited and its pipes are drained (so `stderrTail` is complete), or after
+   * `waitMs`, whichever is first.
+   */
+  drained(waitMs: number): Promise<void> {
+    if (this.#drained) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs)
+      this.#drainWaiters.push(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  }
+
+  #markDrained(): void {
+    this.#drained = true
+    for (const wake of this.#drainWaiters.splice(0)) wake()
+  }
+
+  start(): Promise<void> {
+    if (this.#child !== undefined) return Promise.reject(new Error('The MCP server process was already started.'))
+    const { command, args, env, cwd } = this.#options
+    return new Promise<void>((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env,
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: OWN_PROCESS_GROUP,
+        windowsHide: true,
+      })
+      this.#child = child
+      child.once('spawn', () => {
+        liveTransports.add(this)
+        resolve()
+      })
+      child.once('error', (error) => {
+        // Spawning failed (no such command, no permission): there is no process to wait for.
+        if (child.pid === undefined) {
+          this.#exit = { code: null, signal: null }
+          this.#markDrained()
+          reject(error)
+          return
+        }
+        this.onerror?.(error)
+      })
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal }
+        liveTransports.delete(this)
+        // A server that died may leave children holding its pipes open; they are orphans now.
+        const pid = child.pid
+        if (pid !== undefined && this.#closing === undefined) signalTree(child, pid, 'SIGTERM')
+      })
+      // 'close' comes after the pipes drain, so a reply written just before exiting is still delivered.
+      child.once('close', (code, signal) => {
+        this.#exit ??= { code, signal }
+        this.#markDrained()
+        this.onclose?.()
+      })
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.#readBuffer.append(chunk)
+        this.#drainReadBuffer()
+      })
+      child.stderr?.setEncoding('utf8')
+      child.stderr?.on('data', (chunk: string) => {
+        this.#stderrTotal += chunk.length
+        this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
+      })
+      // A pipe that breaks because the server died is reported by 'close'; these only keep it from throwing.
+      child.stdin?.on('error', (error) => this.onerror?.(error))
+      child.stdout?.on('error', (error) => this.onerror?.(error))
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin
+    if (stdin === undefined || stdin === null || this.#exit !== undefined || !stdin.writable) {
+      return Promise.reject(new Error('The MCP server process is not running.'))
+    }
+    return new Promise<void>((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve()
+      else stdin.once('drain', () => resolve())
+    })
+  }
+
+  /** Ends the server: stdin closed, then SIGTERM, then SIGKILL to its whole process group. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#stop()
+    return this.#closing
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child
+    if (child?.pid === undefined) return
+    const pid = child.pid
+    const exited = new Promise<void>((resolve) => {
+      if (this.#exit !== undefined) resolve()
+      else child.once('exit', () => resolve())
+    })
+    child.stdin?.end()
+    await Promise.race([exited, delay(GRACE_AFTER_STDIN_MS)])
+    // Signal the group even when the leader has gone: what it started may still run.
+    if (!(await this.#ended(pid, exited, 0))) {
+      signalTree(child, pid, 'SIGTERM')
+      if (!(await this.#ended(pid, exited, GRACE_AFTER_SIGTERM_MS))) {
+        signalTree(child, pid, 'SIGKILL')
+        await this.#ended(pid, exited, GRACE_AFTER_SIGKILL_MS)
+      }
+    }
+    this.#readBuffer.clear()
+    child.stdout?.removeAllListeners('data')
+    child.stderr?.removeAllListeners('data')
+    liveTransports.delete(this)
+  }
+
+  /** True once the leader has exited and (on POSIX) nothing is left in its process group, within `waitMs`. */
+  async #ended(pid: number, exited: Promise<void>, waitMs: number): Promise<boolean> {
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      const leaderDone = this.#exit !== undefined
+      if (leaderDone && !groupAlive(pid)) return true
+      if (Date.now() >= deadline) return false
+      await Promise.race([exited, delay(POLL_MS)])
+    }
+  }
+
+  #drainReadBuffer(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null
+      try {
+        message = this.#readBuffer.readMessage()
+      } catch (error) {
+        // A line that is not JSON-RPC (a stray console.log) is reported and skipped, not fatal.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+        continue
+      }
+      if (message === null) return
+      this.onmessage?.(message)
+    }
+  }
+
+  /** Sends SIGKILL to the process group right away; for when the host process is exiting. */
+  killNow(): void {
+    const child = this.#child
+    if (child?.pid !== undefined) signalTree(child, child.pid, 'SIGKILL')
+  }
+}
+
+function signalTree(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {
+  // kill(-0) would signal the host's own process group.
+  if (!(pid > 0)) return
+  try {
+    if (OWN_PROCESS_GROUP) process.kill(-pid, signal)
+    else child.kill(signal)
+  } catch {
+    // ESRCH: everything has already exited.
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  if (!OWN_PROCESS_GROUP) return false
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
+
+// Servers run in their own process group, so they would outlive a host that exits without `close()`;
+// on exit, whatever is still running is killed.
+const liveTransports = new Set<StdioProcessTransport>()
+process.once('exit', () => {
+  for (const transport of liveTransports) transport.killNow()
+})

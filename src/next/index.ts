@@ -1,0 +1,13 @@
+// toolnexus/next: the Next.js (App Router) entry. Edge-safe: web APIs and `ai` only, no Node built-ins.
+
+export {
+  toUIMessageStreamResponse,
+  type UIMessageStreamChunk,
+  type UIMessageStreamResponseInit,
+} from '../loop/to-ui-message-stream.js'
+export {
+  type ChatClient,
+  type ChatHandlerOptions,
+  createChatHandler,
+  type ToolkitSource,
+} from './create-chat-handler.js'

@@ -1,0 +1,117 @@
+import { pathToFileURL } from 'node:url'
+import { errorResult } from '../tool/tool-result.js'
+import type { Tool, ToolResult } from '../tool/types.js'
+
+/** One loaded skill: everything its block needs, read when the skills were loaded. */
+export interface Skill {
+  name: string
+  /** Empty when the frontmatter has none; such a skill can be loaded but is not listed in the prompt. */
+  description: string
+  /** The Markdown after the frontmatter, trimmed. */
+  body: string
+  /** The absolute path of the skill's folder, as reached from its root. */
+  directory: string
+  /** The absolute path of its `SKILL.md`. */
+  file: string
+  /** A sample of the other files in its folder, as absolute paths (see `listSkillFiles`). */
+  files: string[]
+}
+
+/** The exposed name of the one tool that loads skills (§2). */
+export const SKILL_TOOL_NAME = 'skill'
+
+// A model can send a name of any length; the error echoes only this much of it.
+const MAX_ECHOED_NAME = 100
+
+/**
+ * The text the `skill` tool returns for a skill, byte for byte as §6 of the contract gives it.
+ *
+ * @example
+ * formatSkillContent(skill)
+ * // '<skill_content name="hello-world">\n# Skill: hello-world\n\n…\n</skill_content>'
+ */
+export function formatSkillContent(skill: Skill): string {
+  return [
+    `<skill_content name="${skill.name}">`,
+    `# Skill: ${skill.name}`,
+    '',
+    skill.body,
+    '',
+    `Base directory for this skill: ${pathToFileURL(skill.directory).href}`,
+    'Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.',
+    'Note: file list is sampled.',
+    '',
+    '<skill_files>',
+    ...skill.files.map((file) => `<file>${file}</file>`),
+    '</skill_files>',
+    '</skill_content>',
+  ].join('\n')
+}
+
+/**
+ * The system-prompt block listing the skills that have a description, sorted by name, byte for byte as
+ * §6 gives it; an empty string when no skill has a description.
+ *
+ * @example
+ * formatSkillsPrompt([{ name: 'greet', description: 'Say hello', … }])
+ * // 'Skills provide …\n\n## Available Skills\n- **greet**: Say hello'
+ */
+export function formatSkillsPrompt(skills: readonly Skill[]): string {
+  const described = sortByName(skills.filter((skill) => skill.description !== ''))
+  if (described.length === 0) return ''
+  return [
+    'Skills provide specialized instructions and workflows for specific tasks.',
+    'Use the skill tool to load a skill when a task matches its description.',
+    '',
+    '## Available Skills',
+    ...described.map((skill) => `- **${skill.name}**: ${skill.description}`),
+  ].join('\n')
+}
+
+/**
+ * The `skill` tool (`source: 'skill'`): `{ name }` in, the skill's block out. The name is only ever looked
+ * up among the loaded skills, never turned into a path, so `../x` or `/etc/passwd` is just an unknown name.
+ *
+ * @example
+ * const tool = createSkillTool(skills)
+ * await tool.execute({ name: 'hello-world' }) // { output: '<skill_content name="hello-world">…', isError: false }
+ */
+export function createSkillTool(skills: readonly Skill[]): Tool {
+  // A Map, not an object, so names like `__proto__` or `constructor` never reach the prototype.
+  const byName = new Map(skills.map((skill) => [skill.name, skill]))
+  const available = sortByName(skills)
+    .map((skill) => skill.name)
+    .join(', ')
+  return {
+    name: SKILL_TOOL_NAME,
+    description: `Loads a skill: its instructions and a sample of the files in its folder. Call it when a task matches a skill's description. Available skills: ${available}`,
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'The name of the skill to load.' } },
+      required: ['name'],
+    },
+    source: 'skill',
+    async execute(args: Record<string, unknown>): Promise<ToolResult> {
+      const requested = args?.name
+      if (typeof requested !== 'string') {
+        return errorResult(`The skill tool needs { "name": string }. Available skills: ${available}`)
+      }
+      // Models sometimes pad the name with spaces; a name never starts or ends with one (it is trimmed).
+      const skill = byName.get(requested.trim())
+      if (skill === undefined) {
+        const echoed =
+          requested.length > MAX_ECHOED_NAME ? `${requested.slice(0, MAX_ECHOED_NAME)}…` : requested
+        return errorResult(`Skill "${echoed}" not found. Available skills: ${available}`)
+      }
+      return {
+        output: formatSkillContent(skill),
+        isError: false,
+        metadata: { skill: skill.name, directory: skill.directory },
+      }
+    },
+  }
+}
+
+function sortByName(skills: readonly Skill[]): Skill[] {
+  return [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+}

@@ -1,0 +1,281 @@
+// End-to-end test of examples/next-chat: builds the library, installs the example (toolnexus as a packed
+// copy), `next build`, `next start` on a loopback port, then drives Debian chromium through playwright-core
+// like a user would, saving screenshots to test/e2e/screenshots/. Usage: npm run test:e2e
+// Needs /usr/bin/chromium (apt-get install -y chromium) or CHROMIUM_PATH. Runs offline: the example's
+// scripted model answers, whatever API keys the environment has.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const app = join(root, 'examples', 'next-chat')
+const shots = join(root, 'test', 'e2e', 'screenshots')
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const started = Date.now()
+const timings = []
+
+function log(message) {
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`)
+}
+
+/** Runs a command to completion, streaming its output; rejects on a non-zero exit. */
+function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', ...options })
+    child.on('error', reject)
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`)),
+    )
+  })
+}
+
+async function timed(label, task) {
+  const t0 = Date.now()
+  log(`${label}…`)
+  const value = await task()
+  timings.push([label, (Date.now() - t0) / 1000])
+  return value
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The environment without provider keys, so the scripted model answers and the run is deterministic. */
+function offlineEnv() {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }
+  for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CHAT_MODEL'])
+    delete env[key]
+  return env
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(`Assertion failed: ${message}`)
+}
+
+async function startServer(port) {
+  const output = []
+  const server = spawn(
+    process.execPath,
+    [join(app, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: app,
+      env: offlineEnv(),
+      detached: true, // its own process group: stopping it also stops the MCP server it spawned
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  server.stdout.on('data', (data) => output.push(data.toString()))
+  server.stderr.on('data', (data) => output.push(data.toString()))
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    if (server.exitCode !== null) throw new Error(`next start exited early:\n${output.join('')}`)
+    try {
+      const response = await fetch(url)
+      if (response.ok) return { server, url, output }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`next start did not answer within 30 s:\n${output.join('')}`)
+}
+
+async function stopServer(server) {
+  if (server.exitCode !== null) return
+  const exited = new Promise((resolve) => server.once('exit', resolve))
+  process.kill(-server.pid, 'SIGTERM')
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-server.pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }, 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+async function ask(page, text) {
+  await page.getByLabel('Message').fill(text)
+  await page.getByLabel('Message').press('Enter')
+  // Done when the stream ended: the Send button is back (it shows Stop while streaming).
+  await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 })
+}
+
+async function lastAssistantText(page) {
+  return (await page.locator('article.assistant').last().innerText()).trim()
+}
+
+async function main() {
+  assert(
+    existsSync(executablePath),
+    `${executablePath} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+  )
+  await timed('build the library (npm run build)', () => run('npm', ['run', 'build'], { cwd: root }))
+  // Re-pack toolnexus from the fresh dist: npm keeps an installed file: copy it thinks is current.
+  await rm(join(app, 'node_modules', 'toolnexus'), { recursive: true, force: true })
+  await timed('install the example (npm install)', () =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app }),
+  )
+  await timed('next build', () =>
+    run(process.execPath, [join(app, 'node_modules/next/dist/bin/next'), 'build'], {
+      cwd: app,
+      env: offlineEnv(),
+    }),
+  )
+
+  await rm(shots, { recursive: true, force: true })
+  await mkdir(shots, { recursive: true })
+  const port = await freePort()
+  const { server, url, output } = await timed('next start', () => startServer(port))
+  let browser
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    })
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
+    const pageErrors = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+
+    await timed('page: empty state', async () => {
+      await page.goto(url)
+      await page.getByText('What is 12 + 30?').waitFor()
+      assert(
+        (await page.getByTestId('model-label').innerText()).includes('scripted'),
+        'the offline model answers',
+      )
+      await page.screenshot({ path: join(shots, '01-empty.png') })
+    })
+
+    await timed('page: tools from MCP and native code, then the answer', async () => {
+      await ask(page, 'What is 12 + 30, and what time is it in Asia/Tokyo?')
+      const sum = page.locator(
+        '[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]',
+      )
+      const time = page.locator('[data-testid="tool-call"][data-tool="current_time"][data-status="done"]')
+      await sum.first().waitFor()
+      await time.first().waitFor()
+      assert(
+        (await sum.first().innerText()).includes('The sum of 12 and 30 is 42.'),
+        'the MCP tool output is shown',
+      )
+      assert((await time.first().innerText()).includes('"timeZone": "Asia/Tokyo"'), 'the tool input is shown')
+      const answer = await lastAssistantText(page)
+      assert(answer.includes('Here is what the tools returned'), `the answer renders: ${answer}`)
+      await page.screenshot({ path: join(shots, '02-tools-and-answer.png'), fullPage: true })
+    })
+
+    await timed('page: a follow-up that needs the history', async () => {
+      await ask(page, 'Now double it')
+      const doubled = page
+        .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
+        .nth(1)
+      await doubled.waitFor()
+      const text = await doubled.innerText()
+      assert(
+        text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
+        `the earlier result came back to the model: ${text}`,
+      )
+      await page.screenshot({ path: join(shots, '03-follow-up.png'), fullPage: true })
+    })
+
+    await timed('page: a failing tool shown as an error', async () => {
+      await ask(page, 'Look up order A-1042')
+      const failed = page.locator('[data-testid="tool-call"][data-tool="lookup_order"][data-status="failed"]')
+      await failed.waitFor()
+      assert((await failed.innerText()).includes('Order service unreachable'), 'the error text is shown')
+      assert((await lastAssistantText(page)).includes('failed'), 'the model read the error and said so')
+      await page.screenshot({ path: join(shots, '04-failing-tool.png'), fullPage: true })
+    })
+
+    await timed('page: the skill', async () => {
+      await ask(page, 'Load the hello-world skill')
+      const skill = page.locator('[data-testid="tool-call"][data-tool="skill"][data-status="done"]')
+      await skill.waitFor()
+      assert(
+        (await skill.innerText()).includes('<skill_content name="hello-world">'),
+        'the skill content is shown',
+      )
+      await page.screenshot({ path: join(shots, '05-skill.png'), fullPage: true })
+    })
+
+    await timed('page: the edge route', async () => {
+      await page.getByRole('tab', { name: 'Edge' }).click()
+      await ask(page, 'What is 2 + 3?')
+      const add = page.locator('[data-testid="tool-call"][data-tool="add"][data-status="done"]')
+      await add.waitFor()
+      assert((await add.innerText()).includes('2 + 3 = 5'), 'the edge route ran the native tool')
+      await page.screenshot({ path: join(shots, '06-edge-route.png'), fullPage: true })
+    })
+
+    await timed('http: headers and 400s', async () => {
+      for (const path of ['/api/chat', '/api/edge-chat']) {
+        const bad = await fetch(url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"prompt":"hi"}',
+        })
+        const body = await bad.json()
+        assert(
+          bad.status === 400 && body.error.includes('"messages" must be an array'),
+          `${path} answers 400: ${JSON.stringify(body)}`,
+        )
+        const good = await fetch(url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            id: 'x',
+            trigger: 'submit-message',
+            messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+          }),
+        })
+        assert(
+          good.headers.get('x-vercel-ai-ui-message-stream') === 'v1',
+          `${path} sets the UI message stream header`,
+        )
+        const text = await good.text()
+        assert(text.endsWith('data: [DONE]\n\n'), `${path} ends the stream with [DONE]`)
+      }
+    })
+
+    assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
+  } catch (error) {
+    console.error(output.join(''))
+    throw error
+  } finally {
+    await browser?.close()
+    await stopServer(server)
+    await writeFile(join(shots, 'server.log'), output.join(''))
+  }
+  const total = (Date.now() - started) / 1000
+  for (const [label, seconds] of timings) log(`${seconds.toFixed(1).padStart(6)} s  ${label}`)
+  log(`passed in ${total.toFixed(1)} s; screenshots in test/e2e/screenshots/`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,588 @@
+import type { ModelMessage } from 'ai'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createClient } from '../../src/loop/create-client.js'
+import type { RunEvent, RunResult } from '../../src/loop/types.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
+import { addTool, PROVIDERS, type ScriptedProvider, weatherTool } from './support.js'
+
+const servers: ScriptedServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+const SCRIPT: ScriptStep[] = [
+  {
+    type: 'reply',
+    text: 'Checking.',
+    toolCalls: [
+      { id: 'call_weather', name: 'get_weather', arguments: '{"city":"Chennai"}' },
+      { id: 'call_add', name: 'add', arguments: '{"a":2,"b":3}' },
+    ],
+    usage: { input: 20, output: 7 },
+  },
+  { type: 'reply', text: 'Chennai is sunny; 2 + 3 = 5.', usage: { input: 50, output: 11 } },
+]
+
+async function scenario(options: { provider: ScriptedProvider; mode: 'run' | 'stream' }): Promise<{
+  result: RunResult<ModelMessage>
+  events: Array<RunEvent<ModelMessage>>
+  server: ScriptedServer
+}> {
+  const server = await startScriptedServer({ protocol: options.provider.protocol, script: SCRIPT })
+  servers.push(server)
+  const toolkit = await createToolkit({ tools: [weatherTool, addTool] })
+  const client = createClient({ model: options.provider.model(server.url), system: 'Be brief.' })
+  const prompt = 'Weather in Chennai, and what is 2 + 3?'
+  if (options.mode === 'run') return { result: await client.run(prompt, { toolkit }), events: [], server }
+  const stream = client.stream(prompt, { toolkit })
+  const events: Array<RunEvent<ModelMessage>> = []
+  for await (const event of stream) events.push(event)
+  return { result: await stream.result, events, server }
+}
+
+describe.each(PROVIDERS)('provider swap: $name', (provider) => {
+  const ids = provider.sendsCallIds ? ['call_weather', 'call_add'] : ['generated-0', 'generated-1']
+
+  it.each(['run', 'stream'] as const)('%s: calls both tools, answers both, then finishes', async (mode) => {
+    const { result, events, server } = await scenario({ provider, mode })
+
+    expect(result.text).toBe('Chennai is sunny; 2 + 3 = 5.')
+    expect(result.status).toBe('done')
+    expect(result.finishReason).toBe('stop')
+    expect(result.turns).toBe(2)
+    expect(result.usage).toStrictEqual({ inputTokens: 70, outputTokens: 18, totalTokens: 88 })
+    expect(result.toolCalls).toStrictEqual([
+      { id: ids[0], name: 'get_weather', args: { city: 'Chennai' }, output: 'Sunny and 31°C in Chennai.', isError: false },
+      { id: ids[1], name: 'add', args: { a: 2, b: 3 }, output: '{"sum":5}', isError: false },
+    ])
+    expect(result.messages).toStrictEqual([
+      { role: 'user', content: 'Weather in Chennai, and what is 2 + 3?' },
+      {
+        role: 'assistant',
+        content: [
+          expect.objectContaining({ type: 'text', text: 'Checking.' }),
+          expect.objectContaining({ type: 'tool-call', toolCallId: ids[0], toolName: 'get_weather', input: { city: 'Chennai' } }),
+          expect.objectContaining({ type: 'tool-call', toolCallId: ids[1], toolName: 'add', input: { a: 2, b: 3 } }),
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: ids[0],
+            toolName: 'get_weather',
+            output: { type: 'text', value: 'Sunny and 31°C in Chennai.' },
+          },
+          { type: 'tool-result', toolCallId: ids[1], toolName: 'add', output: { type: 'text', value: '{"sum":5}' } },
+        ],
+      },
+      { role: 'assistant', content: [expect.objectContaining({ type: 'text', text: 'Chennai is sunny; 2 + 3 = 5.' })] },
+    ])
+    expect(server.requests).toHaveLength(2)
+
+    if (mode === 'stream') {
+      const text = events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.text)
+        .join('')
+      expect(text).toBe('Checking.Chennai is sunny; 2 + 3 = 5.')
+      expect(events.filter((event) => event.type !== 'text-delta').map((event) => event.type)).toStrictEqual([
+        'tool-call',
+        'tool-call',
+        'tool-result',
+        'tool-result',
+        'step-end',
+        'step-end',
+        'finish',
+      ])
+      expect(events.at(-1)).toStrictEqual({ type: 'finish', result })
+    }
+  })
+
+  it('continues from a result passed back as history', async () => {
+    const server = await startScriptedServer({
+      protocol: provider.protocol,
+      script: [...SCRIPT, { type: 'reply', text: 'You asked about Chennai.' }],
+    })
+    servers.push(server)
+    const toolkit = await createToolkit({ tools: [weatherTool, addTool] })
+    const client = createClient({ model: provider.model(server.url) })
+    const first = await client.run('Weather in Chennai, and what is 2 + 3?', { toolkit })
+    const second = await client.run('Which city did I ask about?', { toolkit, history: first.messages })
+    expect(second.text).toBe('You asked about Chennai.')
+    expect(second.messages.slice(0, first.messages.length)).toStrictEqual(first.messages)
+    expect(second.messages).toHaveLength(first.messages.length + 2)
+  })
+})
+
+/** The part of each request body that carries tool declarations, tool calls and tool results. */
+function wire(provider: ScriptedProvider, body: Record<string, unknown>): unknown {
+  switch (provider.name) {
+    case 'openai-chat':
+      return { messages: body.messages, tools: body.tools, tool_choice: body.tool_choice }
+    case 'openai-responses':
+      return { input: body.input, tools: body.tools, tool_choice: body.tool_choice }
+    case 'anthropic': {
+      // The streaming call also asks for eager tool-input streaming, a transport detail of @ai-sdk/anthropic.
+      const tools = (body.tools as Array<Record<string, unknown>> | undefined)?.map(
+        ({ eager_input_streaming: _eager, ...tool }) => tool,
+      )
+      return { system: body.system, messages: body.messages, tools, tool_choice: body.tool_choice }
+    }
+    case 'google':
+      return { systemInstruction: body.systemInstruction, contents: body.contents, tools: body.tools, toolConfig: body.toolConfig }
+  }
+}
+
+describe('wire formats (the second request: tool declarations, the assistant turn and every tool result)', () => {
+  it('OpenAI Chat Completions', async () => {
+    const provider = PROVIDERS[0] as ScriptedProvider
+    const { server } = await scenario({ provider, mode: 'run' })
+    const streamed = await scenario({ provider, mode: 'stream' })
+    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(wire(provider, server.requests[1]?.body))
+    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+      {
+        "messages": [
+          {
+            "content": "Be brief.",
+            "role": "system",
+          },
+          {
+            "content": "Weather in Chennai, and what is 2 + 3?",
+            "role": "user",
+          },
+          {
+            "content": "Checking.",
+            "role": "assistant",
+            "tool_calls": [
+              {
+                "function": {
+                  "arguments": "{"city":"Chennai"}",
+                  "name": "get_weather",
+                },
+                "id": "call_weather",
+                "type": "function",
+              },
+              {
+                "function": {
+                  "arguments": "{"a":2,"b":3}",
+                  "name": "add",
+                },
+                "id": "call_add",
+                "type": "function",
+              },
+            ],
+          },
+          {
+            "content": "Sunny and 31°C in Chennai.",
+            "role": "tool",
+            "tool_call_id": "call_weather",
+          },
+          {
+            "content": "{"sum":5}",
+            "role": "tool",
+            "tool_call_id": "call_add",
+          },
+        ],
+        "tool_choice": "auto",
+        "tools": [
+          {
+            "function": {
+              "description": "Current weather for a city.",
+              "name": "get_weather",
+              "parameters": {
+                "additionalProperties": false,
+                "properties": {
+                  "city": {
+                    "description": "City name",
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Adds two numbers.",
+              "name": "add",
+              "parameters": {
+                "properties": {
+                  "a": {
+                    "type": "number",
+                  },
+                  "b": {
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "a",
+                  "b",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `)
+  })
+
+  it('OpenAI Responses', async () => {
+    const provider = PROVIDERS[1] as ScriptedProvider
+    const { server } = await scenario({ provider, mode: 'run' })
+    const streamed = await scenario({ provider, mode: 'stream' })
+    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(wire(provider, server.requests[1]?.body))
+    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+      {
+        "input": [
+          {
+            "content": "Be brief.",
+            "role": "system",
+          },
+          {
+            "content": [
+              {
+                "text": "Weather in Chennai, and what is 2 + 3?",
+                "type": "input_text",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "id": "msg_scripted",
+            "type": "item_reference",
+          },
+          {
+            "arguments": "{"city":"Chennai"}",
+            "call_id": "call_weather",
+            "name": "get_weather",
+            "type": "function_call",
+          },
+          {
+            "arguments": "{"a":2,"b":3}",
+            "call_id": "call_add",
+            "name": "add",
+            "type": "function_call",
+          },
+          {
+            "call_id": "call_weather",
+            "output": "Sunny and 31°C in Chennai.",
+            "type": "function_call_output",
+          },
+          {
+            "call_id": "call_add",
+            "output": "{"sum":5}",
+            "type": "function_call_output",
+          },
+        ],
+        "tool_choice": "auto",
+        "tools": [
+          {
+            "description": "Current weather for a city.",
+            "name": "get_weather",
+            "parameters": {
+              "additionalProperties": false,
+              "properties": {
+                "city": {
+                  "description": "City name",
+                  "type": "string",
+                },
+              },
+              "required": [
+                "city",
+              ],
+              "type": "object",
+            },
+            "strict": false,
+            "type": "function",
+          },
+          {
+            "description": "Adds two numbers.",
+            "name": "add",
+            "parameters": {
+              "properties": {
+                "a": {
+                  "type": "number",
+                },
+                "b": {
+                  "type": "number",
+                },
+              },
+              "required": [
+                "a",
+                "b",
+              ],
+              "type": "object",
+            },
+            "strict": false,
+            "type": "function",
+          },
+        ],
+      }
+    `)
+  })
+
+  it('Anthropic Messages', async () => {
+    const provider = PROVIDERS[2] as ScriptedProvider
+    const { server } = await scenario({ provider, mode: 'run' })
+    const streamed = await scenario({ provider, mode: 'stream' })
+    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(wire(provider, server.requests[1]?.body))
+    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+      {
+        "messages": [
+          {
+            "content": [
+              {
+                "text": "Weather in Chennai, and what is 2 + 3?",
+                "type": "text",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "content": [
+              {
+                "text": "Checking.",
+                "type": "text",
+              },
+              {
+                "id": "call_weather",
+                "input": {
+                  "city": "Chennai",
+                },
+                "name": "get_weather",
+                "type": "tool_use",
+              },
+              {
+                "id": "call_add",
+                "input": {
+                  "a": 2,
+                  "b": 3,
+                },
+                "name": "add",
+                "type": "tool_use",
+              },
+            ],
+            "role": "assistant",
+          },
+          {
+            "content": [
+              {
+                "content": "Sunny and 31°C in Chennai.",
+                "tool_use_id": "call_weather",
+                "type": "tool_result",
+              },
+              {
+                "content": "{"sum":5}",
+                "tool_use_id": "call_add",
+                "type": "tool_result",
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "system": [
+          {
+            "text": "Be brief.",
+            "type": "text",
+          },
+        ],
+        "tool_choice": {
+          "type": "auto",
+        },
+        "tools": [
+          {
+            "description": "Current weather for a city.",
+            "input_schema": {
+              "additionalProperties": false,
+              "properties": {
+                "city": {
+                  "description": "City name",
+                  "type": "string",
+                },
+              },
+              "required": [
+                "city",
+              ],
+              "type": "object",
+            },
+            "name": "get_weather",
+          },
+          {
+            "description": "Adds two numbers.",
+            "input_schema": {
+              "properties": {
+                "a": {
+                  "type": "number",
+                },
+                "b": {
+                  "type": "number",
+                },
+              },
+              "required": [
+                "a",
+                "b",
+              ],
+              "type": "object",
+            },
+            "name": "add",
+          },
+        ],
+      }
+    `)
+  })
+
+  it('Google Gemini', async () => {
+    const provider = PROVIDERS[3] as ScriptedProvider
+    const { server } = await scenario({ provider, mode: 'run' })
+    const streamed = await scenario({ provider, mode: 'stream' })
+    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(wire(provider, server.requests[1]?.body))
+    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+      {
+        "contents": [
+          {
+            "parts": [
+              {
+                "text": "Weather in Chennai, and what is 2 + 3?",
+              },
+            ],
+            "role": "user",
+          },
+          {
+            "parts": [
+              {
+                "text": "Checking.",
+              },
+              {
+                "functionCall": {
+                  "args": {
+                    "city": "Chennai",
+                  },
+                  "id": "generated-0",
+                  "name": "get_weather",
+                },
+                "thoughtSignature": "skip_thought_signature_validator",
+              },
+              {
+                "functionCall": {
+                  "args": {
+                    "a": 2,
+                    "b": 3,
+                  },
+                  "id": "generated-1",
+                  "name": "add",
+                },
+                "thoughtSignature": "skip_thought_signature_validator",
+              },
+            ],
+            "role": "model",
+          },
+          {
+            "parts": [
+              {
+                "functionResponse": {
+                  "id": "generated-0",
+                  "name": "get_weather",
+                  "response": {
+                    "content": "Sunny and 31°C in Chennai.",
+                    "name": "get_weather",
+                  },
+                },
+              },
+              {
+                "functionResponse": {
+                  "id": "generated-1",
+                  "name": "add",
+                  "response": {
+                    "content": "{"sum":5}",
+                    "name": "add",
+                  },
+                },
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "systemInstruction": {
+          "parts": [
+            {
+              "text": "Be brief.",
+            },
+          ],
+        },
+        "toolConfig": {
+          "functionCallingConfig": {
+            "mode": "AUTO",
+          },
+        },
+        "tools": [
+          {
+            "functionDeclarations": [
+              {
+                "description": "Current weather for a city.",
+                "name": "get_weather",
+                "parametersJsonSchema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "city": {
+                      "description": "City name",
+                      "type": "string",
+                    },
+                  },
+                  "required": [
+                    "city",
+                  ],
+                  "type": "object",
+                },
+              },
+              {
+                "description": "Adds two numbers.",
+                "name": "add",
+                "parametersJsonSchema": {
+                  "properties": {
+                    "a": {
+                      "type": "number",
+                    },
+                    "b": {
+                      "type": "number",
+                    },
+                  },
+                  "required": [
+                    "a",
+                    "b",
+                  ],
+                  "type": "object",
+                },
+              },
+            ],
+          },
+        ],
+      }
+    `)
+  })
+
+  it('declares no tools at all when the toolkit has none', async () => {
+    for (const provider of PROVIDERS) {
+      const server = await startScriptedServer({ protocol: provider.protocol, script: [{ type: 'reply', text: 'Hi.' }] })
+      servers.push(server)
+      const toolkit = await createToolkit({})
+      const result = await createClient({ model: provider.model(server.url) }).run('Hello', { toolkit })
+      expect(result.text).toBe('Hi.')
+      const body = server.requests[0]?.body
+      expect([provider.name, body.tools, body.tool_choice, body.toolConfig]).toStrictEqual([
+        provider.name,
+        undefined,
+        undefined,
+        undefined,
+      ])
+    }
+  })
+})

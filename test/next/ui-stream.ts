@@ -1,0 +1,84 @@
+// Reads a chat route's answer the way the browser does: through the AI SDK's own `DefaultChatTransport`
+// (which validates every chunk against the installed `ai`'s schema) and `readUIMessageStream`.
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+
+export const aiMajor = Number.parseInt(
+  (await import('ai/package.json', { with: { type: 'json' } })).default.version,
+  10,
+)
+
+/** The SSE body as its JSON chunks; throws unless it ends with `data: [DONE]`. */
+export async function sseChunks(response: Response): Promise<unknown[]> {
+  const text = await response.text()
+  const events = text.split('\n\n')
+  if (events.pop() !== '')
+    throw new Error(`The stream does not end with a blank line: ${JSON.stringify(text)}`)
+  if (events.pop() !== 'data: [DONE]') throw new Error(`The stream does not end with [DONE]: ${text}`)
+  return events.map((event) => {
+    if (!event.startsWith('data: ')) throw new Error(`Not an SSE data line: ${JSON.stringify(event)}`)
+    return JSON.parse(event.slice('data: '.length))
+  })
+}
+
+export interface ChatExchange {
+  /** The chunks as the transport parsed them. */
+  chunks: UIMessageChunk[]
+  /** The assistant message `readUIMessageStream` built from them. */
+  message: UIMessage | undefined
+  /** What the stream reported through `onError` (the `error` chunks). */
+  errors: string[]
+  /** The body the transport sent. */
+  requestBody: unknown
+}
+
+/**
+ * Sends `messages` as `useChat` does (`DefaultChatTransport`, its fetch going to `handler` in-process) and
+ * reads the answer into the assistant message.
+ */
+export async function chatThrough(
+  handler: (request: Request) => Promise<Response>,
+  messages: UIMessage[],
+): Promise<ChatExchange> {
+  let requestBody: unknown
+  const transport = new DefaultChatTransport<UIMessage>({
+    api: 'http://localhost/api/chat',
+    fetch: async (input, init) => {
+      const request = new Request(input, init)
+      requestBody = await request.clone().json()
+      return handler(request)
+    },
+  })
+  const stream = await transport.sendMessages({
+    chatId: 'chat-1',
+    messages,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  })
+  const [forChunks, forMessage] = stream.tee()
+  const chunksPromise = collect(forChunks)
+  const errors: string[] = []
+  let message: UIMessage | undefined
+  for await (const snapshot of readUIMessageStream<UIMessage>({
+    stream: forMessage,
+    onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
+  })) {
+    message = snapshot
+  }
+  return { chunks: await chunksPromise, message, errors, requestBody }
+}
+
+async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const items: T[] = []
+  const reader = stream.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return items
+    items.push(value)
+  }
+}
+
+/** A user message as `useChat` builds it. */
+export function userMessage(id: string, text: string): UIMessage {
+  return { id, role: 'user', parts: [{ type: 'text', text }] }
+}
