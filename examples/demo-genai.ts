@@ -6,8 +6,8 @@
 // the whole path — SDK, wire format, thought signatures, the loop — runs offline.
 import { GoogleGenAI } from '@google/genai'
 import { type Client, createClient, type GenAIMessage } from '../src/index.js'
-import { createGeminiPlanner } from '../test/support/scripted-gemini-planner.js'
 import { startScriptedGemini } from '../test/support/scripted-gemini.js'
+import { createGeminiPlanner } from '../test/support/scripted-gemini-planner.js'
 
 /** What {@link createGenAIDemo} returns. */
 export interface GenAIDemo {
@@ -37,8 +37,16 @@ export async function createGenAIDemo(options: { system?: string; model?: string
     return { client: createClient({ genai, model, ...system }), mode: 'gemini', model, close: async () => {} }
   }
   const server = await startScriptedGemini({ script: createGeminiPlanner() })
-  const genai = new GoogleGenAI({ apiKey: 'offline', httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' } })
-  return { client: createClient({ genai, model, ...system }), mode: 'offline', model, close: () => server.close() }
+  const genai = new GoogleGenAI({
+    apiKey: 'offline',
+    httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
+  })
+  return {
+    client: createClient({ genai, model, ...system }),
+    mode: 'offline',
+    model,
+    close: () => server.close(),
+  }
 }
 
 export default createGenAIDemo

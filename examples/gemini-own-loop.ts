@@ -3,8 +3,8 @@
 // With GEMINI_API_KEY set it asks real Gemini; without, a local scripted Gemini server plays the model.
 import { type Content, GoogleGenAI } from '@google/genai'
 import { createToolkit, defineTool, executeFunctionCalls, toGenAITools } from '../src/index.js'
-import { createGeminiPlanner } from '../test/support/scripted-gemini-planner.js'
 import { startScriptedGemini } from '../test/support/scripted-gemini.js'
+import { createGeminiPlanner } from '../test/support/scripted-gemini-planner.js'
 
 const weather = defineTool({
   name: 'get_weather',
@@ -26,7 +26,11 @@ await using toolkit = await createToolkit({ tools: [weather] })
 const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Chennai?' }] }]
 
 for (let turn = 1; turn <= 10; turn++) {
-  const response = await ai.models.generateContent({ model, contents, config: { tools: toGenAITools(toolkit) } })
+  const response = await ai.models.generateContent({
+    model,
+    contents,
+    config: { tools: toGenAITools(toolkit) },
+  })
   // The model turn exactly as it came: it carries the thought signatures Gemini wants back.
   const modelTurn = response.candidates?.[0]?.content
   if (modelTurn === undefined) break

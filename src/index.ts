@@ -18,7 +18,7 @@ export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, Toolnexus
 // @google/genai: declaring the tools and answering a response's function calls in your own loop
 export { toGenAITools } from './genai/convert-to-genai-tools.js'
 export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
-export { type HttpToolSpec, httpTool } from './http/http-tool.js'
+export { type HttpMethod, type HttpToolSpec, httpTool } from './http/http-tool.js'
 // The loop
 export {
   type AISDKClientOptions,
@@ -43,7 +43,7 @@ export type {
   ToolCallRecord,
   Usage,
 } from './loop/types.js'
-export type { McpConfig, McpServerConfig } from './mcp/mcp-config.js'
+export type { McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
 export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
 export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'

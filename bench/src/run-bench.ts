@@ -4,6 +4,7 @@
 //   node dist/run-bench.js [--quick] [--only id,id] [--skip-scale] [--profile id:variant] [--seed N]
 
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type IpcChild, startChild } from './harness/child.js'
@@ -33,7 +34,8 @@ function parseFlags(argv: string[]): Flags {
   }
   const known = new Set(['--quick', '--only', '--skip-scale', '--profile', '--seed'])
   for (const argument of argv) {
-    if (argument.startsWith('--') && !known.has(argument)) throw new Error(`unknown flag ${argument}; known: ${[...known].join(' ')}`)
+    if (argument.startsWith('--') && !known.has(argument))
+      throw new Error(`unknown flag ${argument}; known: ${[...known].join(' ')}`)
   }
   return {
     quick: argv.includes('--quick'),
@@ -46,11 +48,29 @@ function parseFlags(argv: string[]): Flags {
 
 const flags = parseFlags(process.argv.slice(2))
 const params = flags.quick
-  ? { coldSamples: 1, warmup: 15, rounds: 5, batch: 5, concurrency: 100, concurrentRepeats: 1, concurrentWarmups: 0 }
-  : { coldSamples: 5, warmup: 100, rounds: 30, batch: 10, concurrency: 100, concurrentRepeats: 3, concurrentWarmups: 1 }
+  ? {
+      coldSamples: 1,
+      warmup: 15,
+      rounds: 5,
+      batch: 5,
+      concurrency: 100,
+      concurrentRepeats: 1,
+      concurrentWarmups: 0,
+    }
+  : {
+      coldSamples: 5,
+      warmup: 100,
+      rounds: 30,
+      batch: 10,
+      concurrency: 100,
+      concurrentRepeats: 3,
+      concurrentWarmups: 1,
+    }
 
 type Worker = IpcChild<WorkerReply>
-type EndpointReply = { type: 'listening'; port: number } | { type: 'stats'; openai: number; gemini: number; errors: number }
+type EndpointReply =
+  | { type: 'listening'; port: number }
+  | { type: 'stats'; openai: number; gemini: number; errors: number }
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
@@ -59,6 +79,7 @@ function log(message: string): void {
 async function main(): Promise<void> {
   mkdirSync(logsDir, { recursive: true })
   const startedAt = new Date()
+  const loadAtStart = loadavg()[0] ?? Number.NaN
   const endpoint = startChild<EndpointReply>(join(distDir, 'endpoint/scripted-endpoint.js'), {
     args: [],
     logFile: join(logsDir, 'endpoint.log'),
@@ -82,6 +103,7 @@ async function main(): Promise<void> {
         key: `${info.id}:${variant}`,
         cold: { importMs: [], initMs: [], firstRunMs: [] },
         rounds: [],
+        cpuRounds: [],
         concurrentWallMs: [],
         concurrency: params.concurrency,
         modelCallsPerRun: Number.NaN,
@@ -111,7 +133,11 @@ async function main(): Promise<void> {
     type: T,
   ): Extract<WorkerReply, { type: T }> | undefined => {
     if (reply.type === type) return reply as Extract<WorkerReply, { type: T }>
-    fail(spec, reply.type === 'error' ? reply.phase : type, reply.type === 'error' ? reply.message : `unexpected ${reply.type}`)
+    fail(
+      spec,
+      reply.type === 'error' ? reply.phase : type,
+      reply.type === 'error' ? reply.message : `unexpected ${reply.type}`,
+    )
     return undefined
   }
   const startReady = async (spec: SpecResult, profiled: boolean): Promise<Worker | undefined> => {
@@ -154,14 +180,17 @@ async function main(): Promise<void> {
     if (worker !== undefined) workers.set(spec.key, worker)
   }
   const live = (): SpecResult[] => specs.filter((spec) => spec.error === undefined && workers.has(spec.key))
-  const batch = async (spec: SpecResult, count: number): Promise<number[] | undefined> => {
+  const batch = async (
+    spec: SpecResult,
+    count: number,
+  ): Promise<{ durations: number[]; cpuMsPerRun: number } | undefined> => {
     const worker = workers.get(spec.key)!
     try {
       const before = await modelCalls()
       const reply = expect(spec, await worker.request({ type: 'batch', count }, 300_000), 'batch')
       const calls = (await modelCalls()) - before
       spec.modelCallsPerRun = calls / count
-      return reply?.durations
+      return reply
     } catch (error) {
       fail(spec, 'batch', error instanceof Error ? error.message : String(error))
       return undefined
@@ -173,8 +202,11 @@ async function main(): Promise<void> {
   for (let round = 1; round <= params.rounds; round++) {
     if (round === 1 || round % 10 === 0) log(`round ${round}/${params.rounds}`)
     for (const spec of shuffle(live(), random)) {
-      const durations = await batch(spec, params.batch)
-      if (durations !== undefined) spec.rounds.push(durations)
+      const result = await batch(spec, params.batch)
+      if (result !== undefined) {
+        spec.rounds.push(result.durations)
+        spec.cpuRounds.push(result.cpuMsPerRun)
+      }
     }
   }
   for (const spec of live()) {
@@ -187,8 +219,13 @@ async function main(): Promise<void> {
     const worker = workers.get(spec.key)!
     for (let repeat = 0; repeat < params.concurrentWarmups + params.concurrentRepeats; repeat++) {
       try {
-        const reply = expect(spec, await worker.request({ type: 'concurrent', count: params.concurrency }, 300_000), 'concurrent')
-        if (reply !== undefined && repeat >= params.concurrentWarmups) spec.concurrentWallMs.push(reply.wallMs)
+        const reply = expect(
+          spec,
+          await worker.request({ type: 'concurrent', count: params.concurrency }, 300_000),
+          'concurrent',
+        )
+        if (reply !== undefined && repeat >= params.concurrentWarmups)
+          spec.concurrentWallMs.push(reply.wallMs)
       } catch (error) {
         fail(spec, 'concurrent', error instanceof Error ? error.message : String(error))
         break
@@ -237,6 +274,7 @@ async function main(): Promise<void> {
     benchDir,
     endpointErrors: finalStats.type === 'stats' ? finalStats.errors : Number.NaN,
     profiled: flags.profile,
+    load: { start: loadAtStart, end: loadavg()[0] ?? Number.NaN },
   })
   process.stdout.write(`${report.text}\n`)
   mkdirSync(resultsDir, { recursive: true })

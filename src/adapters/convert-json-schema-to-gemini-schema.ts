@@ -244,9 +244,7 @@ function cycleStub(target: unknown, siblings: Record<string, unknown>, reference
   const own =
     stringOrUndefined(siblings.description) ??
     (isRecord(target) ? stringOrUndefined(target.description) : undefined)
-  const description = [own, `Recursive: same shape as ${name} (not expanded further).`]
-    .filter((part) => part !== undefined)
-    .join(' ')
+  const description = joinSentences([own, `Recursive: same shape as ${name} (not expanded further).`])
   return type === undefined ? { description } : { type, description }
 }
 
@@ -437,7 +435,7 @@ function lowerSingle(
       return assertNever(type)
   }
 
-  const fullDescription = [description, ...notes].filter((part) => part !== undefined).join(' ')
+  const fullDescription = joinSentences([description, ...notes])
   if (fullDescription !== '') result.description = fullDescription
   return orderKeys(result)
 }
@@ -625,6 +623,14 @@ function cloneJson(value: unknown): unknown {
 
 function ownValue(value: unknown): PropertyDescriptor {
   return { value, enumerable: true, writable: true, configurable: true }
+}
+
+// The schema's own description, then our notes, each ending as a sentence so they read apart.
+function joinSentences(parts: (string | undefined)[]): string {
+  const present = parts.filter((part): part is string => part !== undefined && part.trim() !== '')
+  return present
+    .map((part, index) => (index < present.length - 1 && !/[.!?:]$/.test(part.trim()) ? `${part.trim()}.` : part))
+    .join(' ')
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

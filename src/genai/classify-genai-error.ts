@@ -47,7 +47,14 @@ function readStatus(error: Error): number | undefined {
 
 function readRetryAfterHeader(error: Error): number | undefined {
   const headers: unknown = Reflect.get(error, 'headers')
-  if (!(typeof headers === 'object' && headers !== null && 'get' in headers && typeof headers.get === 'function')) {
+  if (
+    !(
+      typeof headers === 'object' &&
+      headers !== null &&
+      'get' in headers &&
+      typeof headers.get === 'function'
+    )
+  ) {
     return undefined
   }
   const value: unknown = headers.get('retry-after')

@@ -2,7 +2,12 @@ import type { Content, Part } from '@google/genai'
 import type { ModelToolCall } from '../loop/transport.js'
 import type { ToolResult } from '../tool/types.js'
 
-/** One answered call: the call as the model sent it and the result it gets. */
+/**
+ * One answered call: the call as the model sent it and the result it gets.
+ *
+ * @example
+ * const answered: AnsweredFunctionCall = { call: { id: 'a1', name: 'add' }, result: { output: '3', isError: false } }
+ */
 export interface AnsweredFunctionCall {
   call: Pick<ModelToolCall, 'id' | 'name' | 'idGenerated'>
   result: ToolResult
@@ -27,7 +32,10 @@ export function convertToFunctionResponseContent(answers: readonly AnsweredFunct
   const parts = answers.map(({ call, result }): Part => {
     const response = result.isError ? { error: result.output } : { output: result.output }
     return {
-      functionResponse: call.idGenerated === true ? { name: call.name, response } : { id: call.id, name: call.name, response },
+      functionResponse:
+        call.idGenerated === true
+          ? { name: call.name, response }
+          : { id: call.id, name: call.name, response },
     }
   })
   return { role: 'user', parts }

@@ -1,5 +1,9 @@
 import type { Tool as GenAITool } from '@google/genai'
-import { type GeminiToolWrapper, type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
+import {
+  type GeminiToolWrapper,
+  type ToGeminiOptions,
+  toGemini,
+} from '../adapters/convert-to-gemini-tools.js'
 import type { Tool } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
@@ -19,7 +23,10 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
  *   config: { tools: toGenAITools(toolkit) },
  * })
  */
-export function toGenAITools(source: Pick<Toolkit, 'tools'> | readonly Tool[], options: ToGeminiOptions = {}): GenAITool[] {
+export function toGenAITools(
+  source: Pick<Toolkit, 'tools'> | readonly Tool[],
+  options: ToGeminiOptions = {},
+): GenAITool[] {
   const tools = isToolList(source) ? source : source.tools()
   return [asGenAITool(toGemini(tools, options)[0])]
 }

@@ -3,7 +3,12 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
 import { readFunctionCalls } from './read-function-calls.js'
 
-/** Options of {@link executeFunctionCalls}. */
+/**
+ * Options of {@link executeFunctionCalls}.
+ *
+ * @example
+ * await executeFunctionCalls(toolkit, response, { signal: AbortSignal.timeout(30_000), timeoutMs: 10_000 })
+ */
 export interface ExecuteFunctionCallsOptions {
   /** Aborts every running tool (through its `context.signal`); the answers then say so. */
   signal?: AbortSignal
@@ -38,7 +43,9 @@ export async function executeFunctionCalls(
   responseOrContent: Pick<GenerateContentResponse, 'candidates'> | Content,
   options: ExecuteFunctionCallsOptions = {},
 ): Promise<Content> {
-  const content = isContent(responseOrContent) ? responseOrContent : responseOrContent.candidates?.[0]?.content
+  const content = isContent(responseOrContent)
+    ? responseOrContent
+    : responseOrContent.candidates?.[0]?.content
   const context = {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -11,24 +11,42 @@ import { type GeminiToolWrapper, toGemini } from '../adapters/convert-to-gemini-
 import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from '../loop/transport.js'
 import type { Tool } from '../tool/types.js'
 import { classifyGenAIError } from './classify-genai-error.js'
-import { asGenAITool } from './convert-to-genai-tools.js'
 import { convertGeminiUsage } from './convert-gemini-usage.js'
 import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
+import { asGenAITool } from './convert-to-genai-tools.js'
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js'
-import { type CallIdFactory, nextGeneratedCallId, readAnswerText, readFunctionCalls } from './read-function-calls.js'
+import {
+  type CallIdFactory,
+  nextGeneratedCallId,
+  readAnswerText,
+  readFunctionCalls,
+} from './read-function-calls.js'
 
 /**
  * The part of a `GoogleGenAI` instance the transport uses: `models.generateContent` and
  * `models.generateContentStream`. Any `GoogleGenAI` (Gemini API or Vertex AI) fits.
+ *
+ * @example
+ * const genai: GenAIClientLike = new GoogleGenAI({ apiKey, httpOptions: { apiVersion: 'v1beta' } })
  */
 export interface GenAIClientLike {
   models: Pick<Models, 'generateContent' | 'generateContentStream'>
 }
 
-/** Generation settings sent with every call; the transport owns `tools`, `systemInstruction` and `abortSignal`. */
+/**
+ * Generation settings sent with every call; the transport owns `tools`, `systemInstruction` and `abortSignal`.
+ *
+ * @example
+ * const config: GenAIGenerationConfig = { temperature: 0, thinkingConfig: { thinkingBudget: 1024 } }
+ */
 export type GenAIGenerationConfig = Omit<GenerateContentConfig, 'tools' | 'systemInstruction' | 'abortSignal'>
 
-/** Options of {@link createGenAITransport}. */
+/**
+ * Options of {@link createGenAITransport}.
+ *
+ * @example
+ * const options: GenAITransportOptions = { genai, model: 'gemini-2.5-flash', config: { temperature: 0 } }
+ */
 export interface GenAITransportOptions {
   /** A `GoogleGenAI` instance. Give it `httpOptions: { apiVersion: 'v1beta' }` on the Gemini API (see README). */
   genai: GenAIClientLike
@@ -50,8 +68,8 @@ export interface GenAITransportOptions {
  * signature back on the exact part it came on. A stream's turn is every chunk's parts concatenated in
  * order. Adjacent text parts are not merged: merging would have to decide which part a signature belongs
  * to, while the unmerged parts are exactly what the API would see if the chunks were sent back as they
- * came. The one thing dropped is a streamed part that carries nothing at all (`{ text: '' }` with no
- * signature), which Vertex AI rejects as an empty text parameter.
+ * came. The one thing dropped is a part that carries nothing at all (`{ text: '' }` with no signature),
+ * which Gemini and Vertex AI refuse to be sent ("empty text parameter").
  *
  * @example
  * const genai = new GoogleGenAI({ apiKey, httpOptions: { apiVersion: 'v1beta' } })
@@ -140,7 +158,9 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
       // Hooks get the stream as one response: the last chunk's fields, with the whole turn as its content.
       const response = {
         ...last,
-        candidates: [{ ...last?.candidates?.[0], content, ...(finishReason === undefined ? {} : { finishReason }) }],
+        candidates: [
+          { ...last?.candidates?.[0], content, ...(finishReason === undefined ? {} : { finishReason }) },
+        ],
         usageMetadata: usage,
       }
       yield {
@@ -169,16 +189,18 @@ interface FinishInfo {
 }
 
 /**
- * The candidate's content as the transcript keeps it: the very object Gemini sent, given `role: 'model'`
- * and `parts: []` only when it lacks them (a blocked or cut-off answer can come without parts).
+ * The candidate's content as the transcript keeps it: the very object Gemini sent — copied only to give it
+ * `role: 'model'` or `parts: []` when it lacks them (a blocked or cut-off answer can come without parts),
+ * or to leave out a part that carries nothing, which Gemini would refuse to be sent back.
  */
 function verbatimModelContent(content: Content | undefined): Content {
   if (content === undefined) return { role: 'model', parts: [] }
-  if (content.role !== undefined && content.parts !== undefined) return content
-  return { ...content, role: content.role ?? 'model', parts: content.parts ?? [] }
+  const parts = content.parts ?? []
+  if (content.role !== undefined && content.parts !== undefined && !parts.some(carriesNothing)) return content
+  return { ...content, role: content.role ?? 'model', parts: parts.filter((part) => !carriesNothing(part)) }
 }
 
-/** A streamed `{ text: '' }` and nothing else: no text, no signature, no call. */
+/** A `{ text: '' }` and nothing else: no text, no signature, no call. */
 function carriesNothing(part: Part): boolean {
   if (part.text !== '') return false
   for (const key in part) {

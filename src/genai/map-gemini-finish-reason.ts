@@ -6,7 +6,10 @@
  * mapGeminiFinishReason({ finishReason: 'STOP', hasToolCalls: true }) // 'tool-calls'
  * mapGeminiFinishReason({ finishReason: 'MAX_TOKENS', hasToolCalls: false }) // 'length'
  */
-export function mapGeminiFinishReason(options: { finishReason: string | undefined; hasToolCalls: boolean }): string {
+export function mapGeminiFinishReason(options: {
+  finishReason: string | undefined
+  hasToolCalls: boolean
+}): string {
   switch (options.finishReason) {
     case undefined:
     case 'STOP':

@@ -1,12 +1,23 @@
 import type { Content, Part } from '@google/genai'
 import type { ModelToolCall } from '../loop/transport.js'
 
-/** A Gemini call as a loop tool call: Gemini sends arguments already parsed. */
+/**
+ * A Gemini call as a loop tool call: Gemini sends arguments already parsed.
+ *
+ * @example
+ * const call: GeminiToolCall = { id: 'gemini-call-1', name: 'add', input: { a: 1 }, idGenerated: true }
+ */
 export interface GeminiToolCall extends ModelToolCall {
   input: Record<string, unknown>
 }
 
-/** Makes up an id for a call Gemini sent without one; unique within the process. */
+/**
+ * Makes up an id for a call Gemini sent without one; unique within the process.
+ *
+ * @example
+ * let n = 0
+ * const createId: CallIdFactory = () => `call-${++n}`
+ */
 export type CallIdFactory = () => string
 
 let generatedCallIds = 0

@@ -48,16 +48,17 @@ export function buildHttpRequest(plan: HttpToolPlan, args: Record<string, unknow
   }
 
   const hasBody = METHODS_WITH_BODY.has(plan.method)
-  const bodyFields: Record<string, unknown> = {}
+  // Entries, not assignment: an argument named `__proto__` stays a field instead of becoming a prototype.
+  const bodyFields: Array<[string, unknown]> = []
   for (const [argument, value] of Object.entries(args)) {
     if (plan.placeholders.includes(argument)) continue
     if (plan.query.includes(argument) || !hasBody) appendQuery(url.searchParams, argument, value)
-    else bodyFields[argument] = value
+    else bodyFields.push([argument, value])
   }
   return {
     kind: 'request',
     url,
-    body: hasBody ? JSON.stringify({ ...bodyFields, ...plan.body }) : undefined,
+    body: hasBody ? JSON.stringify({ ...Object.fromEntries(bodyFields), ...plan.body }) : undefined,
   }
 }
 

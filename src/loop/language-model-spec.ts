@@ -4,6 +4,7 @@
 
 /** A JSON value, as the specification types it. */
 export type JSONValue = null | string | number | boolean | Readonly<JSONObject> | readonly JSONValue[]
+/** A JSON object, as the specification types it. */
 export type JSONObject = { [key: string]: JSONValue | undefined }
 
 /** Provider-specific options or metadata, keyed by provider. */
@@ -28,12 +29,14 @@ export type SpecFileData =
   | { type: 'reference'; reference: Record<string, string> }
   | { type: 'text'; text: string }
 
+/** A text part of a prompt message. */
 export interface SpecTextPart {
   type: 'text'
   text: string
   providerOptions?: ProviderOptions
 }
 
+/** A file (or image) part of a prompt message. */
 export interface SpecFilePart {
   type: 'file'
   data: SpecDataContent | SpecFileData
@@ -42,12 +45,14 @@ export interface SpecFilePart {
   providerOptions?: ProviderOptions
 }
 
+/** A reasoning part of an assistant prompt message. */
 export interface SpecReasoningPart {
   type: 'reasoning'
   text: string
   providerOptions?: ProviderOptions
 }
 
+/** A tool call of an assistant prompt message; `input` is the parsed object. */
 export interface SpecToolCallPart {
   type: 'tool-call'
   toolCallId: string
@@ -57,6 +62,7 @@ export interface SpecToolCallPart {
   providerOptions?: ProviderOptions
 }
 
+/** A tool result of a `tool` prompt message. */
 export interface SpecToolResultPart {
   type: 'tool-result'
   toolCallId: string
@@ -71,6 +77,7 @@ export interface SpecOtherPart {
   providerOptions?: ProviderOptions
 }
 
+/** One message of a LanguageModel prompt (system content is a string, every other role has parts). */
 export type SpecMessage = (
   | { role: 'system'; content: string }
   | { role: 'user'; content: Array<SpecTextPart | SpecFilePart> }
@@ -81,6 +88,7 @@ export type SpecMessage = (
   | { role: 'tool'; content: Array<SpecToolResultPart | SpecOtherPart> }
 ) & { providerOptions?: ProviderOptions }
 
+/** A function tool declaration, as `doGenerate` takes it. */
 export interface SpecFunctionTool {
   type: 'function'
   name: string
@@ -88,6 +96,7 @@ export interface SpecFunctionTool {
   inputSchema: Record<string, unknown>
 }
 
+/** The options of one `doGenerate` / `doStream` call that the loop sets. */
 export interface SpecCallOptions {
   prompt: SpecMessage[]
   tools?: SpecFunctionTool[]
@@ -117,6 +126,7 @@ export interface SpecContentPart {
   providerMetadata?: ProviderOptions
 }
 
+/** What `doGenerate` resolves to (only the fields the loop reads). */
 export interface SpecGenerateResult {
   content: SpecContentPart[]
   finishReason: SpecFinishReason
@@ -140,6 +150,7 @@ export interface SpecStreamPart {
   error?: unknown
 }
 
+/** What `doStream` resolves to. */
 export interface SpecStreamResult {
   stream: ReadableStream<SpecStreamPart>
   response?: { headers?: Record<string, string | undefined> }

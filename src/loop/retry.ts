@@ -60,7 +60,12 @@ export function retryAfterFromHeaders(headers: unknown): number | undefined {
   return undefined
 }
 
-/** Waits `ms`, or rejects with an `AbortError` as soon as `signal` aborts. */
+/**
+ * Waits `ms`, or rejects with an `AbortError` as soon as `signal` aborts.
+ *
+ * @example
+ * await sleep(500, scope.signal, () => scope.abortError())
+ */
 export function sleep(ms: number, signal: AbortSignal, abortError: () => AbortError): Promise<void> {
   if (signal.aborted) return Promise.reject(abortError())
   return new Promise((resolve, reject) => {

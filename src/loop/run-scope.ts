@@ -4,6 +4,10 @@ import { AbortError } from '../errors.js'
  * One run's cancellation: the caller's signal, the run's deadline and an early stop (a stream consumer
  * that left) all abort one internal signal, which reaches the model call and every tool. `race` makes any
  * await give up at once on abort, so nothing that ignores its signal can hold the run.
+ *
+ * @example
+ * const scope = new RunScope({ signal, timeoutMs: 30_000 })
+ * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.signal })) } finally { scope.dispose() }
  */
 export class RunScope {
   readonly #controller = new AbortController()

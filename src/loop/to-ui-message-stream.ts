@@ -22,6 +22,9 @@ const FINISH_REASONS = new Set(['stop', 'length', 'content-filter', 'tool-calls'
  * One chunk of the AI SDK UI message stream, limited to the types (and fields) `ai` 6 and 7 both parse.
  * Tool chunks carry `dynamic: true`: toolkit tools (MCP, skills) are known only at run time, which is
  * what the AI SDK's dynamic tools mean, so the UI sees `dynamic-tool` parts with a `toolName`.
+ *
+ * @example
+ * const chunk: UIMessageStreamChunk = { type: 'tool-output-error', toolCallId: 'call_1', errorText: 'timed out', dynamic: true }
  */
 export type UIMessageStreamChunk =
   | { type: 'start' }
@@ -37,7 +40,12 @@ export type UIMessageStreamChunk =
   | { type: 'finish'; finishReason: string }
   | { type: 'error'; errorText: string }
 
-/** `ResponseInit` plus what the UI message stream itself needs to know. */
+/**
+ * `ResponseInit` plus what the UI message stream itself needs to know.
+ *
+ * @example
+ * const init: UIMessageStreamResponseInit = { signal: request.signal, onError: () => 'Something went wrong.' }
+ */
 export interface UIMessageStreamResponseInit extends ResponseInit {
   /**
    * The text the browser sees when the run fails (the `error` chunk). Default: the error's message —

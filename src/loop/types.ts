@@ -54,11 +54,12 @@ export type Awaitable<T> = T | PromiseLike<T>
  * }
  */
 export interface Hooks<Message> {
-  /** Before every model call; may replace the messages or the tools for this call. */
+  /** Before every model call; may replace the messages or the tools for this call only (the transcript keeps what happened). */
   beforeModel?(context: {
     messages: Message[]
     tools: readonly Tool[]
     turn: number
+    // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be a plain `() => log(...)`.
   }): Awaitable<{ messages?: Message[]; tools?: readonly Tool[] } | undefined | void>
   /** After every model call, with the provider's response. */
   afterModel?(context: { response: unknown; turn: number }): Awaitable<void>
@@ -67,13 +68,15 @@ export interface Hooks<Message> {
     toolCallId: string
     name: string
     args: Record<string, unknown>
+    // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be a plain `() => log(...)`.
   }): Awaitable<{ result?: ToolResult; args?: Record<string, unknown> } | undefined | void>
-  /** After every tool call; `{ result }` replaces the result the model sees. */
+  /** After every tool call; `{ result }` replaces the result the model sees. Calls whose arguments were not a JSON object skip both tool hooks. */
   afterTool?(context: {
     toolCallId: string
     name: string
     args: Record<string, unknown>
     result: ToolResult
+    // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be a plain `() => log(...)`.
   }): Awaitable<{ result?: ToolResult } | undefined | void>
 }
 

@@ -1,4 +1,9 @@
-/** What expanding one config value produced: the text and the values it took in, or why it could not. */
+/**
+ * What expanding one config value produced: the text and the values it took in, or why it could not.
+ *
+ * @example
+ * const expansion: EnvExpansion = { kind: 'missing', variable: 'GITHUB_TOKEN' }
+ */
 export type EnvExpansion =
   | { kind: 'expanded'; value: string; substituted: string[] }
   | { kind: 'missing'; variable: string }

@@ -24,7 +24,10 @@ type LoadedServer =
  * source.servers()                      // { everything: { status: 'connected', tools: [...] } }
  * await source.close()
  */
-export async function loadMcpSource(config: string | McpConfig, options: { logger: Logger }): Promise<McpSource> {
+export async function loadMcpSource(
+  config: string | McpConfig,
+  options: { logger: Logger },
+): Promise<McpSource> {
   const { logger } = options
   const parsed = await readMcpConfig(config)
   for (const warning of parsed.warnings) logger.warn(warning)
@@ -44,7 +47,11 @@ export async function loadMcpSource(config: string | McpConfig, options: { logge
 async function loadServer(plan: McpServerPlan, logger: Logger): Promise<LoadedServer> {
   switch (plan.kind) {
     case 'disabled':
-      return { kind: 'skipped', name: plan.name, info: { status: 'disabled', reason: plan.reason, tools: [] } }
+      return {
+        kind: 'skipped',
+        name: plan.name,
+        info: { status: 'disabled', reason: plan.reason, tools: [] },
+      }
     case 'invalid':
       logger.warn(`MCP server "${plan.name}" was not started: ${plan.reason}.`)
       return { kind: 'skipped', name: plan.name, info: { status: 'failed', reason: plan.reason, tools: [] } }
@@ -55,10 +62,17 @@ async function loadServer(plan: McpServerPlan, logger: Logger): Promise<LoadedSe
       try {
         listed = await connection.open()
       } catch (error) {
-        logger.warn(`MCP server "${plan.name}" failed: ${error instanceof Error ? error.message : String(error)}`)
+        logger.warn(
+          `MCP server "${plan.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        )
         return { kind: 'connection', name: plan.name, connection, tools: [] }
       }
-      return { kind: 'connection', name: plan.name, connection, tools: toTools(connection, listed, plan.tools, logger) }
+      return {
+        kind: 'connection',
+        name: plan.name,
+        connection,
+        tools: toTools(connection, listed, plan.tools, logger),
+      }
     }
     default:
       return plan satisfies never
@@ -74,7 +88,8 @@ function toTools(
   const server = connection.name
   const offered = new Set(listed.map((tool) => tool.name))
   for (const name of [...(filter.allow ?? []), ...filter.drop]) {
-    if (!offered.has(name)) logger.warn(`MCP server "${server}" has no tool "${name}" (named in its "tools").`)
+    if (!offered.has(name))
+      logger.warn(`MCP server "${server}" has no tool "${name}" (named in its "tools").`)
   }
   const byExposedName = new Map<string, string>()
   const tools: Tool[] = []

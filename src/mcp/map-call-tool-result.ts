@@ -2,7 +2,12 @@ import type { CompatibilityCallToolResult, ContentBlock } from '@modelcontextpro
 import { errorResult, toJsonText } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
 
-/** Which server tool produced a result, for its metadata and messages. */
+/**
+ * Which server tool produced a result, for its metadata and messages.
+ *
+ * @example
+ * const origin: CallToolOrigin = { server: 'github', tool: 'search_issues' }
+ */
 export interface CallToolOrigin {
   server: string
   /** The tool's name on the server (not the exposed one). */
@@ -43,7 +48,7 @@ export function mapCallToolResult(result: CompatibilityCallToolResult, origin: C
 }
 
 /** One content block as text the model can read: text as it is, anything else as a one-line summary. */
-export function renderContentBlock(block: ContentBlock): string {
+function renderContentBlock(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return block.text

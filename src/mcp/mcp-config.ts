@@ -64,5 +64,10 @@ export interface McpConfig {
   mcp?: Record<string, McpServerConfig>
 }
 
-/** Milliseconds each connection phase of a server may take when its config gives no `timeout`. */
+/**
+ * Milliseconds each connection phase of a server may take when its config gives no `timeout`.
+ *
+ * @example
+ * const server: McpServerConfig = { command: 'slow-server', timeout: 2 * DEFAULT_MCP_TIMEOUT_MS }
+ */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000

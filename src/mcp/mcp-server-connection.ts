@@ -20,10 +20,20 @@ import { createSecretScrubber, type SecretScrubber } from './scrub-secrets.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { PhaseTimeoutError, withDeadline } from './with-deadline.js'
 
-/** How a connected server is spoken to. */
+/**
+ * How a connected server is spoken to.
+ *
+ * @example
+ * const kind: McpTransportKind = 'streamable-http'
+ */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse'
 
-/** A server's state as the connection knows it. */
+/**
+ * A server's state as the connection knows it.
+ *
+ * @example
+ * if (connection.state.status === 'failed') console.warn(connection.state.reason)
+ */
 export type ConnectionState =
   | { status: 'connecting' }
   | { status: 'connected'; transport: McpTransportKind }
@@ -89,7 +99,7 @@ export class McpServerConnection {
       this.#adopt(session)
       return tools
     } catch (error) {
-      const reason = this.#scrub(errorMessage(error))
+      const reason = this.#scrub(describeError(error))
       this.#state = { status: 'failed', reason }
       throw new Error(reason, { cause: error })
     }
@@ -105,7 +115,7 @@ export class McpServerConnection {
         session = await this.#ready()
       } catch (error) {
         return errorResult(
-          `MCP server "${this.name}" is unavailable, so tool "${tool}" was not run: ${this.#scrub(errorMessage(error))}`,
+          `MCP server "${this.name}" is unavailable, so tool "${tool}" was not run: ${this.#scrub(describeError(error))}`,
           origin,
         )
       }
@@ -113,7 +123,10 @@ export class McpServerConnection {
         const result = await session.client.callTool(
           { name: tool, arguments: args },
           CompatibilityCallToolResultSchema,
-          { timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, ...(context.signal && { signal: context.signal }) },
+          {
+            timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+            ...(context.signal && { signal: context.signal }),
+          },
         )
         const mapped = mapCallToolResult(result, origin)
         return mapped.isError ? { ...mapped, output: this.#scrub(mapped.output) } : mapped
@@ -124,7 +137,7 @@ export class McpServerConnection {
           if (attempt === 1) continue
         } else if (session.kind !== 'stdio' && !(error instanceof McpError)) {
           // The request never reached the server (network error): reconnect on the next call.
-          this.#markLost(session, errorMessage(error))
+          this.#markLost(session, describeError(error))
         }
         return errorResult(this.#describeCallFailure(tool, session, error), origin)
       }
@@ -156,7 +169,7 @@ export class McpServerConnection {
         return fresh
       })
       .catch((error: unknown) => {
-        const reason = this.#scrub(errorMessage(error))
+        const reason = this.#scrub(describeError(error))
         if (this.#state.status !== 'closed') this.#state = { status: 'failed', reason }
         throw new Error(reason, { cause: error })
       })
@@ -171,7 +184,8 @@ export class McpServerConnection {
     if (previous !== undefined && previous !== session) this.#retire(previous)
     this.#session = session
     this.#state = { status: 'connected', transport: session.kind }
-    if (session.transport instanceof StdioProcessTransport) session.stderrMark = session.transport.stderrLength
+    if (session.transport instanceof StdioProcessTransport)
+      session.stderrMark = session.transport.stderrLength
     session.client.onclose = () => this.#markLost(session, this.#describeExit(session))
   }
 
@@ -213,7 +227,7 @@ export class McpServerConnection {
         return await this.#connectRemote(plan, 'sse')
       } catch (fallbackError) {
         throw new Error(
-          `streamable HTTP failed (${errorMessage(error)}), and so did SSE (${errorMessage(fallbackError)})`,
+          `streamable HTTP failed (${describeError(error)}), and so did SSE (${describeError(fallbackError)})`,
           { cause: fallbackError },
         )
       }
@@ -266,11 +280,15 @@ export class McpServerConnection {
   }
 
   async #listTools(client: Client): Promise<McpTool[]> {
+    // A server that offers only prompts or resources has no tools/list to call.
+    if (client.getServerCapabilities()?.tools === undefined) return []
     const tools: McpTool[] = []
     const seenCursors = new Set<string>()
     let cursor: string | undefined
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.plan.timeoutMs })
+      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: this.plan.timeoutMs,
+      })
       tools.push(...result.tools)
       cursor = result.nextCursor
       // A server that hands out the same cursor twice would page forever.
@@ -304,7 +322,7 @@ export class McpServerConnection {
         ? error.message
         : exit !== undefined
           ? `the process ${describeProcessExit(exit)} before it finished initializing`
-          : `initialize failed: ${errorMessage(error)}`
+          : `initialize failed: ${describeError(error)}`
     return `${what}${stderrNote(transport.stderrTail)}`
   }
 
@@ -319,12 +337,14 @@ export class McpServerConnection {
   #describeCallFailure(tool: string, session: Session, error: unknown): string {
     const prefix = `MCP tool "${tool}" on server "${this.name}"`
     if (session.lost !== undefined && session.lost !== 'closed') {
-      return this.#scrub(`${prefix} failed: the server stopped (${session.lost}); it restarts on the next call.`)
+      return this.#scrub(
+        `${prefix} failed: the server stopped (${session.lost}); it restarts on the next call.`,
+      )
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return this.#scrub(`${prefix} timed out: ${errorMessage(error)}`)
+      return this.#scrub(`${prefix} timed out: ${describeError(error)}`)
     }
-    return this.#scrub(`${prefix} failed: ${errorMessage(error)}`)
+    return this.#scrub(`${prefix} failed: ${describeError(error)}`)
   }
 }
 
@@ -351,6 +371,19 @@ async function closeSession(session: Session): Promise<void> {
 function isSessionGone(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404
   return /\(HTTP 404\)/.test(errorMessage(error))
+}
+
+/** An error's message with what the SDK keeps beside it: the HTTP status, the network error's code. */
+function describeError(error: unknown): string {
+  const message = errorMessage(error)
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
+    return `HTTP ${error.code}: ${message}`
+  }
+  // undici says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is on its cause.
+  const cause = error instanceof TypeError && message === 'fetch failed' ? error.cause : undefined
+  if (!(cause instanceof Error)) return message
+  const code = (cause as NodeJS.ErrnoException).code
+  return `${message} (${typeof code === 'string' ? code : cause.message})`
 }
 
 function describeProcessExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {

@@ -7,7 +7,12 @@ import { DEFAULT_MCP_TIMEOUT_MS, type McpConfig } from './mcp-config.js'
 import { parseJsonWithComments } from './parse-json-with-comments.js'
 import { secretPartsOf } from './scrub-secrets.js'
 
-/** Which of a server's tools load, by the server's own names. */
+/**
+ * Which of a server's tools load, by the server's own names.
+ *
+ * @example
+ * const filter: ToolFilter = { allow: new Set(['search']), drop: new Set() }
+ */
 export interface ToolFilter {
   /** When set, only these load. */
   allow: ReadonlySet<string> | undefined
@@ -15,7 +20,13 @@ export interface ToolFilter {
   drop: ReadonlySet<string>
 }
 
-/** A local server: a process spoken to over stdin/stdout. */
+/**
+ * A local server: a process spoken to over stdin/stdout.
+ *
+ * @example
+ * const { servers } = await readMcpConfig('./mcp.json')
+ * const local = servers.filter((plan): plan is StdioServerPlan => plan.kind === 'stdio')
+ */
 export interface StdioServerPlan {
   kind: 'stdio'
   name: string
@@ -30,7 +41,13 @@ export interface StdioServerPlan {
   secrets: string[]
 }
 
-/** A remote server: streamable HTTP (falling back to SSE), or SSE only. */
+/**
+ * A remote server: streamable HTTP (falling back to SSE), or SSE only.
+ *
+ * @example
+ * const { servers } = await readMcpConfig('./mcp.json')
+ * const remote = servers.filter((plan): plan is RemoteServerPlan => plan.kind === 'remote')
+ */
 export interface RemoteServerPlan {
   kind: 'remote'
   name: string
@@ -45,6 +62,9 @@ export interface RemoteServerPlan {
 /**
  * What the config says about one server: how to reach it, or why it is skipped (`disabled`) or cannot be
  * used (`invalid`, with a reason that names the field to change).
+ *
+ * @example
+ * const plan: McpServerPlan = { kind: 'disabled', name: 'old', reason: 'disabled in the config ("enabled": false)' }
  */
 export type McpServerPlan =
   | StdioServerPlan
@@ -52,13 +72,23 @@ export type McpServerPlan =
   | { kind: 'disabled'; name: string; reason: string }
   | { kind: 'invalid'; name: string; reason: string }
 
-/** A checked `mcp.json`: one plan per server, in config order, and what was noticed on the way. */
+/**
+ * A checked `mcp.json`: one plan per server, in config order, and what was noticed on the way.
+ *
+ * @example
+ * const { servers, warnings }: ParsedMcpConfig = await readMcpConfig('./mcp.json')
+ */
 export interface ParsedMcpConfig {
   servers: McpServerPlan[]
   warnings: string[]
 }
 
-/** Where a config came from and what it may read: relative paths resolve against `baseDir`. */
+/**
+ * Where a config came from and what it may read: relative paths resolve against `baseDir`.
+ *
+ * @example
+ * const options: ParseMcpConfigOptions = { origin: '/app/mcp.json', baseDir: '/app', env: process.env }
+ */
 export interface ParseMcpConfigOptions {
   /** Names the config in messages: its file path, or `mcpConfig` for an object. */
   origin: string
@@ -180,8 +210,10 @@ function planServer(name: string, entry: unknown, context: EntryContext): McpSer
     }
     const enabled = optionalBoolean(entry, 'enabled')
     const disabled = optionalBoolean(entry, 'disabled')
-    if (enabled === false) return { kind: 'disabled', name, reason: 'disabled in the config ("enabled": false)' }
-    if (disabled === true) return { kind: 'disabled', name, reason: 'disabled in the config ("disabled": true)' }
+    if (enabled === false)
+      return { kind: 'disabled', name, reason: 'disabled in the config ("enabled": false)' }
+    if (disabled === true)
+      return { kind: 'disabled', name, reason: 'disabled in the config ("disabled": true)' }
     return planEnabledServer(name, entry, context)
   } catch (error) {
     if (!(error instanceof EntryProblem)) throw error
@@ -189,7 +221,11 @@ function planServer(name: string, entry: unknown, context: EntryContext): McpSer
   }
 }
 
-function planEnabledServer(name: string, entry: Record<string, unknown>, context: EntryContext): McpServerPlan {
+function planEnabledServer(
+  name: string,
+  entry: Record<string, unknown>,
+  context: EntryContext,
+): McpServerPlan {
   const type = serverType(entry)
   const timeoutMs = timeoutOf(entry)
   const tools = toolFilterOf(entry)
@@ -320,7 +356,8 @@ function parseUrl(text: string): URL {
 function stringMap(entry: Record<string, unknown>, key: string): Record<string, string> {
   const raw = entry[key]
   if (raw === undefined) return {}
-  if (!isRecord(raw)) throw new EntryProblem(`"${key}" must be an object of string values; got ${describe(raw)}`)
+  if (!isRecord(raw))
+    throw new EntryProblem(`"${key}" must be an object of string values; got ${describe(raw)}`)
   const map: Record<string, string> = {}
   for (const [name, value] of Object.entries(raw)) {
     // Numbers and booleans are what people write for ports and flags; the process sees them as text anyway.
@@ -334,7 +371,8 @@ function stringMap(entry: Record<string, unknown>, key: string): Record<string, 
 }
 
 function stringList(raw: unknown, key: string): string[] {
-  if (!Array.isArray(raw)) throw new EntryProblem(`"${key}" must be an array of strings; got ${describe(raw)}`)
+  if (!Array.isArray(raw))
+    throw new EntryProblem(`"${key}" must be an array of strings; got ${describe(raw)}`)
   return raw.map((item, index) => {
     if (typeof item === 'string') return item
     if (typeof item === 'number' || typeof item === 'boolean') return String(item)

@@ -1,4 +1,9 @@
-/** Replaces every known secret in a text with `***`. */
+/**
+ * Replaces every known secret in a text with `***`.
+ *
+ * @example
+ * const scrub: SecretScrubber = createSecretScrubber(['s3cr3t-token'])
+ */
 export type SecretScrubber = (text: string) => string
 
 // Shorter values ("1", "true") are too common to be secrets, and replacing them would garble messages.

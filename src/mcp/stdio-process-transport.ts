@@ -3,7 +3,12 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
-/** How to start a local MCP server. */
+/**
+ * How to start a local MCP server.
+ *
+ * @example
+ * const options: StdioProcessOptions = { command: 'node', args: ['server.mjs'], env: { PATH: '/usr/bin' } }
+ */
 export interface StdioProcessOptions {
   command: string
   args: readonly string[]
@@ -12,7 +17,12 @@ export interface StdioProcessOptions {
   cwd?: string | undefined
 }
 
-/** How a started process ended, once it has. */
+/**
+ * How a started process ended, once it has.
+ *
+ * @example
+ * const crashed: ProcessExit = { code: 1, signal: null }
+ */
 export interface ProcessExit {
   code: number | null
   signal: NodeJS.Signals | null
@@ -103,7 +113,8 @@ export class StdioProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.#child !== undefined) return Promise.reject(new Error('The MCP server process was already started.'))
+    if (this.#child !== undefined)
+      return Promise.reject(new Error('The MCP server process was already started.'))
     const { command, args, env, cwd } = this.#options
     return new Promise<void>((resolve, reject) => {
       const child = spawn(command, [...args], {
@@ -142,7 +153,14 @@ export class StdioProcessTransport implements Transport {
         this.onclose?.()
       })
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.#readBuffer.append(chunk)
+        try {
+          this.#readBuffer.append(chunk)
+        } catch (error) {
+          // One message over the buffer limit (10 MB): the stream cannot be resynchronized.
+          this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+          void this.close()
+          return
+        }
         this.#drainReadBuffer()
       })
       child.stderr?.setEncoding('utf8')

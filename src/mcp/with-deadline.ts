@@ -1,4 +1,9 @@
-/** A phase of talking to a server that took longer than it was allowed. */
+/**
+ * A phase of talking to a server that took longer than it was allowed.
+ *
+ * @example
+ * if (error instanceof PhaseTimeoutError) console.warn(error.message) // 'no answer to initialize within 30000 ms'
+ */
 export class PhaseTimeoutError extends Error {
   override readonly name = 'PhaseTimeoutError'
 }

@@ -6,17 +6,34 @@ import type { RunEvent, RunOptions } from '../loop/types.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
-/** What the handler needs of a client: `createClient({ model })` over an AI SDK model is one. */
+/**
+ * What the handler needs of a client: `createClient({ model })` over an AI SDK model is one.
+ *
+ * @example
+ * const client: ChatClient = createClient({ model: openai('gpt-5-mini') })
+ */
 export interface ChatClient {
   stream(messages: ModelMessage[], options: RunOptions<ModelMessage>): AsyncIterable<RunEvent<ModelMessage>>
 }
 
-/** The toolkit, or a way to get it: a promise, or a function called on each request. */
+/**
+ * The toolkit, or a way to get it: a promise, or a function called on each request.
+ *
+ * @example
+ * let shared: Promise<Toolkit> | undefined
+ * const toolkit: ToolkitSource = () => (shared ??= createToolkit({ mcpConfig: 'mcp.json' }))
+ */
 export type ToolkitSource =
   | Toolkit
   | PromiseLike<Toolkit>
   | ((request: Request) => Toolkit | PromiseLike<Toolkit>)
 
+/**
+ * What `createChatHandler` takes.
+ *
+ * @example
+ * const options: ChatHandlerOptions = { client, toolkit: getToolkit, system: 'Answer in French.' }
+ */
 export interface ChatHandlerOptions {
   /** Runs the conversation: `createClient({ model })`. */
   client: ChatClient
@@ -76,14 +93,27 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return jsonError(500, `The toolkit could not be created: ${errorMessage(error)}`)
     }
 
-    const runOptions: RunOptions<ModelMessage> = { signal: request.signal }
+    const signal = followSignal(request.signal)
+    const runOptions: RunOptions<ModelMessage> = { signal }
     if (toolkit !== undefined) runOptions.toolkit = toolkit
     const events = client.stream(messages, runOptions)
     return toUIMessageStreamResponse(events, {
-      signal: request.signal,
+      signal,
       ...(onError === undefined ? {} : { onError }),
     })
   }
+}
+
+/**
+ * A signal of this realm that aborts with the request's. On Next's edge runtime `request.signal` comes
+ * from another realm, where `instanceof AbortSignal` (which the client checks) is false.
+ */
+function followSignal(requestSignal: AbortSignal): AbortSignal {
+  const controller = new AbortController()
+  const forward = (): void => controller.abort(requestSignal.reason)
+  if (requestSignal.aborted) forward()
+  else requestSignal.addEventListener('abort', forward, { once: true })
+  return controller.signal
 }
 
 async function resolveToolkit(

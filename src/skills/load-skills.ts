@@ -79,6 +79,7 @@ async function mapConcurrently<Item, Result>(
   let next = 0
   const worker = async (): Promise<void> => {
     for (let index = next++; index < items.length; index = next++) {
+      // `index < items.length` was just checked, so the element exists even if `Item` allows undefined.
       results[index] = await work(items[index] as Item)
     }
   }

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { fromAISDK } from '../../src/adapters/convert-from-ai-sdk-tools.js'
 import { toAISDK } from '../../src/adapters/convert-to-ai-sdk-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
+import type { ToolResult } from '../../src/tool/types.js'
 import { aiMajor, MockLanguageModel, textResult, toolCallResult } from './mock-language-model.js'
 
 function recordingLogger() {
@@ -123,7 +124,7 @@ describe(`fromAISDK (ai ${aiMajor})`, () => {
     expect(rejected?.output).toContain('city must be a string')
   })
 
-  it.each([
+  const outputs: { label: string; execute: () => unknown; expected: ToolResult }[] = [
     {
       label: 'an async-iterable output yields its last value',
       execute: async function* () {
@@ -169,7 +170,8 @@ describe(`fromAISDK (ai ${aiMajor})`, () => {
       execute: () => 42,
       expected: { output: '42', isError: false },
     },
-  ])('$label', async ({ execute, expected }) => {
+  ]
+  it.each(outputs)('$label', async ({ execute, expected }) => {
     const [job] = await fromAISDK({ job: tool({ inputSchema: z.object({}), execute }) })
     expect(await job?.execute({})).toStrictEqual(expected)
   })
@@ -220,13 +222,12 @@ describe(`fromAISDK (ai ${aiMajor})`, () => {
     const noJsonSchema = {
       '~standard': { version: 1, vendor: 'opaque', validate: (value: unknown) => ({ value }) },
     }
-    const tools = await fromAISDK(
-      {
-        opaque: tool({ inputSchema: noJsonSchema, execute: async () => 'x' }),
-        scalar: tool({ inputSchema: z.string(), execute: async () => 'x' }),
-      },
-      { logger },
-    )
+    // Deliberately malformed tools, which the AI SDK's types rightly refuse.
+    const malformed = {
+      opaque: { inputSchema: noJsonSchema, execute: async () => 'x' },
+      scalar: { inputSchema: z.string(), execute: async () => 'x' },
+    } as unknown as ToolSet
+    const tools = await fromAISDK(malformed, { logger })
     expect(tools).toStrictEqual([])
     expect(warnings).toHaveLength(2)
     expect(warnings[0]).toMatch(

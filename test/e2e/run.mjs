@@ -110,14 +110,26 @@ async function stopServer(server) {
 }
 
 async function ask(page, text) {
+  const before = await page.locator('article.assistant').count()
   await page.getByLabel('Message').fill(text)
   await page.getByLabel('Message').press('Enter')
-  // Done when the stream ended: the Send button is back (it shows Stop while streaming).
-  await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 })
+  // Done when a new assistant message is there and useChat is ready again (the stream ended).
+  await page.waitForFunction(
+    (count) =>
+      document.querySelectorAll('article.assistant').length > count &&
+      document.querySelector('section.messages')?.getAttribute('data-status') === 'ready',
+    before,
+    { timeout: 30_000 },
+  )
+}
+
+/** The text of an element as the user sees it. */
+async function textOf(locator) {
+  return ((await locator.textContent()) ?? '').trim()
 }
 
 async function lastAssistantText(page) {
-  return (await page.locator('article.assistant').last().innerText()).trim()
+  return textOf(page.locator('article.assistant').last())
 }
 
 async function main() {
@@ -156,7 +168,7 @@ async function main() {
         '--no-first-run',
       ],
     })
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1200 } })
     const pageErrors = []
     page.on('pageerror', (error) => pageErrors.push(error.message))
 
@@ -164,7 +176,7 @@ async function main() {
       await page.goto(url)
       await page.getByText('What is 12 + 30?').waitFor()
       assert(
-        (await page.getByTestId('model-label').innerText()).includes('scripted'),
+        (await textOf(page.getByTestId('model-label'))).includes('scripted'),
         'the offline model answers',
       )
       await page.screenshot({ path: join(shots, '01-empty.png') })
@@ -179,13 +191,13 @@ async function main() {
       await sum.first().waitFor()
       await time.first().waitFor()
       assert(
-        (await sum.first().innerText()).includes('The sum of 12 and 30 is 42.'),
+        (await textOf(sum.first())).includes('The sum of 12 and 30 is 42.'),
         'the MCP tool output is shown',
       )
-      assert((await time.first().innerText()).includes('"timeZone": "Asia/Tokyo"'), 'the tool input is shown')
+      assert((await textOf(time.first())).includes('"timeZone": "Asia/Tokyo"'), 'the tool input is shown')
       const answer = await lastAssistantText(page)
-      assert(answer.includes('Here is what the tools returned'), `the answer renders: ${answer}`)
-      await page.screenshot({ path: join(shots, '02-tools-and-answer.png'), fullPage: true })
+      assert(answer.includes('Here is what I found'), `the answer renders: ${answer}`)
+      await page.screenshot({ path: join(shots, '02-tools-and-answer.png') })
     })
 
     await timed('page: a follow-up that needs the history', async () => {
@@ -194,21 +206,24 @@ async function main() {
         .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
         .nth(1)
       await doubled.waitFor()
-      const text = await doubled.innerText()
+      const text = await textOf(doubled)
       assert(
         text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
         `the earlier result came back to the model: ${text}`,
       )
-      await page.screenshot({ path: join(shots, '03-follow-up.png'), fullPage: true })
+      await page.screenshot({ path: join(shots, '03-follow-up.png') })
     })
 
     await timed('page: a failing tool shown as an error', async () => {
       await ask(page, 'Look up order A-1042')
       const failed = page.locator('[data-testid="tool-call"][data-tool="lookup_order"][data-status="failed"]')
       await failed.waitFor()
-      assert((await failed.innerText()).includes('Order service unreachable'), 'the error text is shown')
-      assert((await lastAssistantText(page)).includes('failed'), 'the model read the error and said so')
-      await page.screenshot({ path: join(shots, '04-failing-tool.png'), fullPage: true })
+      assert((await textOf(failed)).includes('Order service unreachable'), 'the error text is shown')
+      assert(
+        (await lastAssistantText(page)).includes('That did not work'),
+        'the model read the error and said so',
+      )
+      await page.screenshot({ path: join(shots, '04-failing-tool.png') })
     })
 
     await timed('page: the skill', async () => {
@@ -216,10 +231,10 @@ async function main() {
       const skill = page.locator('[data-testid="tool-call"][data-tool="skill"][data-status="done"]')
       await skill.waitFor()
       assert(
-        (await skill.innerText()).includes('<skill_content name="hello-world">'),
+        (await textOf(skill)).includes('<skill_content name="hello-world">'),
         'the skill content is shown',
       )
-      await page.screenshot({ path: join(shots, '05-skill.png'), fullPage: true })
+      await page.screenshot({ path: join(shots, '05-skill.png') })
     })
 
     await timed('page: the edge route', async () => {
@@ -227,8 +242,8 @@ async function main() {
       await ask(page, 'What is 2 + 3?')
       const add = page.locator('[data-testid="tool-call"][data-tool="add"][data-status="done"]')
       await add.waitFor()
-      assert((await add.innerText()).includes('2 + 3 = 5'), 'the edge route ran the native tool')
-      await page.screenshot({ path: join(shots, '06-edge-route.png'), fullPage: true })
+      assert((await textOf(add)).includes('2 + 3 = 5'), 'the edge route ran the native tool')
+      await page.screenshot({ path: join(shots, '06-edge-route.png') })
     })
 
     await timed('http: headers and 400s', async () => {
@@ -262,6 +277,11 @@ async function main() {
     })
 
     assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
+    const serverLog = output.join('')
+    assert(
+      !/uncaughtException|unhandledRejection|⨯/.test(serverLog),
+      `no errors in the server log:\n${serverLog}`,
+    )
   } catch (error) {
     console.error(output.join(''))
     throw error

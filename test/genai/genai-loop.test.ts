@@ -33,7 +33,10 @@ async function start(script: Parameters<typeof startScriptedGemini>[0]['script']
 }
 
 function genaiFor(gemini: ScriptedGemini): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' } })
+  return new GoogleGenAI({
+    apiKey: 'test-key',
+    httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
+  })
 }
 
 const add = defineTool({
@@ -142,9 +145,19 @@ describe('createClient({ genai, model }).run', () => {
       parts: [
         { functionResponse: { id: 'call-a', name: 'add', response: { output: '3' } } },
         { functionResponse: { name: 'add', response: { output: '7' } } },
-        { functionResponse: { name: 'no_such_tool', response: { error: expect.stringContaining('no_such_tool') } } },
+        {
+          functionResponse: {
+            name: 'no_such_tool',
+            response: { error: expect.stringContaining('no_such_tool') },
+          },
+        },
         { functionResponse: { name: 'explode', response: { error: expect.stringContaining('kaboom') } } },
-        { functionResponse: { name: 'add', response: { error: expect.stringContaining('Invalid arguments') } } },
+        {
+          functionResponse: {
+            name: 'add',
+            response: { error: expect.stringContaining('Invalid arguments') },
+          },
+        },
       ],
       role: 'user',
     })
@@ -157,12 +170,29 @@ describe('createClient({ genai, model }).run', () => {
     expect(result.messages).toHaveLength(4)
     expect(result.messages[1]).toStrictEqual({ role: 'model', parts: firstTurn })
     expect(result.messages[3]).toStrictEqual({ role: 'model', parts: [{ text: 'Sums: 3 and 7.' }] })
-    expect(result.toolCalls.map(({ id, name, isError, output }) => ({ id, name, isError, output }))).toStrictEqual([
+    expect(
+      result.toolCalls.map(({ id, name, isError, output }) => ({ id, name, isError, output })),
+    ).toStrictEqual([
       { id: 'call-a', name: 'add', isError: false, output: '3' },
       { id: expect.stringMatching(/^gemini-call-\d+$/), name: 'add', isError: false, output: '7' },
-      { id: expect.stringMatching(/^gemini-call-\d+$/), name: 'no_such_tool', isError: true, output: expect.stringContaining('Unknown tool') },
-      { id: expect.stringMatching(/^gemini-call-\d+$/), name: 'explode', isError: true, output: expect.stringContaining('kaboom') },
-      { id: expect.stringMatching(/^gemini-call-\d+$/), name: 'add', isError: true, output: expect.stringContaining('Invalid arguments') },
+      {
+        id: expect.stringMatching(/^gemini-call-\d+$/),
+        name: 'no_such_tool',
+        isError: true,
+        output: expect.stringContaining('Unknown tool'),
+      },
+      {
+        id: expect.stringMatching(/^gemini-call-\d+$/),
+        name: 'explode',
+        isError: true,
+        output: expect.stringContaining('kaboom'),
+      },
+      {
+        id: expect.stringMatching(/^gemini-call-\d+$/),
+        name: 'add',
+        isError: true,
+        output: expect.stringContaining('Invalid arguments'),
+      },
     ])
     expect(new Set(result.toolCalls.map((call) => call.id)).size).toBe(5)
   })
@@ -171,7 +201,11 @@ describe('createClient({ genai, model }).run', () => {
     const slowAdd = defineTool({
       name: 'add',
       description: 'Adds two numbers, slower for small ones.',
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
       // The first call finishes last: the answers must still come back in call order.
       execute: async ({ a, b }) => {
         await new Promise((resolve) => setTimeout(resolve, 60 - 10 * Number(a)))
@@ -209,7 +243,11 @@ describe('createClient({ genai, model }).run', () => {
   })
 
   it('leaves out `tools` entirely without a toolkit or with an empty one, and sends system + skills prompt', async () => {
-    const gemini = await start([modelReply([{ text: 'a' }]), modelReply([{ text: 'b' }]), modelReply([{ text: 'c' }])])
+    const gemini = await start([
+      modelReply([{ text: 'a' }]),
+      modelReply([{ text: 'b' }]),
+      modelReply([{ text: 'c' }]),
+    ])
     const genai = genaiFor(gemini)
     await createClient({ genai, model: MODEL }).run('no toolkit')
     await createClient({ genai, model: MODEL, system: 'Be brief.' }).run('empty toolkit', {
@@ -225,7 +263,9 @@ describe('createClient({ genai, model }).run', () => {
     })
     expect('tools' in (empty?.body ?? {})).toBe(false)
     expect(empty?.body.systemInstruction).toStrictEqual({ parts: [{ text: 'Be brief.' }] })
-    expect(skills?.body.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name)).toStrictEqual(['skill'])
+    expect(
+      skills?.body.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name),
+    ).toStrictEqual(['skill'])
     expect(skills?.body.systemInstruction).toStrictEqual({
       parts: [{ text: `Be brief.\n\n${withSkills.skillsPrompt()}` }],
     })
@@ -257,7 +297,9 @@ describe('createClient({ genai, model }).run', () => {
       modelReply([{ functionCall: { args: { a: n, b: n }, name: 'add' }, thoughtSignature: `bSR7${n}` }])
     const gemini = await start([call(1), call(2), call(3), call(4)])
     const toolkit = await toolkitOf({ tools: [add] })
-    const result = await createClient({ genai: genaiFor(gemini), model: MODEL, maxTurns: 2 }).run('loop', { toolkit })
+    const result = await createClient({ genai: genaiFor(gemini), model: MODEL, maxTurns: 2 }).run('loop', {
+      toolkit,
+    })
     expect(result.status).toBe('max-turns')
     expect(result.turns).toBe(2)
     expect(gemini.requests).toHaveLength(2)
@@ -270,7 +312,13 @@ describe('createClient({ genai, model }).run', () => {
 
   it('keeps an empty answer in the transcript without sending a content that has no parts', async () => {
     const gemini = await start([
-      { kind: 'response', body: { candidates: [{ finishReason: 'MAX_TOKENS', index: 0 }], usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } } },
+      {
+        kind: 'response',
+        body: {
+          candidates: [{ finishReason: 'MAX_TOKENS', index: 0 }],
+          usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 },
+        },
+      },
       modelReply([{ text: 'second try' }]),
     ])
     const client = createClient({ genai: genaiFor(gemini), model: MODEL })
@@ -287,18 +335,120 @@ describe('createClient({ genai, model }).run', () => {
   })
 })
 
+describe('whatever the model sends, the run goes on', () => {
+  it('answers a call without a name or arguments with an error, and reports blocked answers as content-filter', async () => {
+    const gemini = await start([
+      modelReply([{ functionCall: { name: '' } }, { functionCall: { name: 'add', args: { a: 1, b: 1 } } }]),
+      modelReply([{ text: 'I cannot say that.' }], { finishReason: 'SAFETY' }),
+      {
+        kind: 'response',
+        body: {
+          promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+          usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 },
+        },
+      },
+    ])
+    const toolkit = await toolkitOf({ tools: [add] })
+    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const result = await client.run('?', { toolkit })
+    expect(gemini.requests[1]?.body.contents[2]?.parts).toStrictEqual([
+      { functionResponse: { name: '', response: { error: expect.any(String) } } },
+      { functionResponse: { name: 'add', response: { output: '2' } } },
+    ])
+    expect(result.finishReason).toBe('content-filter')
+    expect(result.text).toBe('I cannot say that.')
+
+    const blocked = await client.run('!!')
+    expect(blocked).toMatchObject({ finishReason: 'content-filter', text: '', status: 'done', turns: 1 })
+    expect(blocked.messages).toStrictEqual([
+      { role: 'user', parts: [{ text: '!!' }] },
+      { role: 'model', parts: [] },
+    ])
+  })
+
+  it('leaves out a part that carries nothing, which Gemini would refuse to be sent back', async () => {
+    const gemini = await start([
+      modelReply([{ text: 'Hi' }, { text: '' }, { text: '', thoughtSignature: 'ZW1wdHk=' }]),
+      modelReply([{ text: 'again' }]),
+    ])
+    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const first = await client.run('hello')
+    expect(first.messages[1]).toStrictEqual({
+      role: 'model',
+      parts: [{ text: 'Hi' }, { text: '', thoughtSignature: 'ZW1wdHk=' }],
+    })
+    await client.run('and?', { history: first.messages })
+    expect(gemini.requests[1]?.body.contents[1]).toStrictEqual(first.messages[1])
+  })
+
+  it('hands afterModel the SDK response, and a beforeModel tool change reaches the request', async () => {
+    const gemini = await start([
+      modelReply([{ functionCall: { name: 'add', args: { a: 1, b: 2 } }, thoughtSignature: 'aG9vaw==' }]),
+      modelReply([{ text: 'three' }]),
+      streamReply([[{ text: 'thr' }], [{ text: 'ee' }]], {
+        usage: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      }),
+    ])
+    const toolkit = await toolkitOf({ tools: [add, explode] })
+    const responses: unknown[] = []
+    const client = createClient({
+      genai: genaiFor(gemini),
+      model: MODEL,
+      hooks: {
+        beforeModel: ({ tools, turn }) =>
+          turn === 2 ? { tools: tools.filter((tool) => tool.name === 'add') } : undefined,
+        afterModel: ({ response }) => {
+          responses.push(response)
+        },
+      },
+    })
+    await client.run('1+2', { toolkit })
+    const stream = client.stream('again', { toolkit })
+    await stream.result
+    expect(
+      gemini.requests[0]?.body.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name),
+    ).toStrictEqual(['add', 'explode'])
+    expect(
+      gemini.requests[1]?.body.tools?.[0]?.functionDeclarations?.map((declaration) => declaration.name),
+    ).toStrictEqual(['add'])
+    expect(responses[0]).toMatchObject({
+      candidates: [{ content: { parts: [{ thoughtSignature: 'aG9vaw==' }] } }],
+      modelVersion: 'scripted-gemini',
+    })
+    expect(responses[2]).toMatchObject({
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'thr' }, { text: 'ee' }] }, finishReason: 'STOP' },
+      ],
+      usageMetadata: { totalTokenCount: 2 },
+    })
+  })
+})
+
 describe('createClient({ genai, model }).stream', () => {
   it('streams text, keeps every chunk part in order and sends back the signature from a trailing empty part', async () => {
     const streamedTurn: GeminiPartJson[][] = [
       [{ text: 'Thinking about sums', thought: true }],
       [{ text: 'Let me ' }],
-      [{ text: 'add.' }, { functionCall: { args: { a: 5, b: 6 }, name: 'add' }, thoughtSignature: 'c3RyZWFtLWNhbGw=' }],
+      [
+        { text: 'add.' },
+        { functionCall: { args: { a: 5, b: 6 }, name: 'add' }, thoughtSignature: 'c3RyZWFtLWNhbGw=' },
+      ],
     ]
     const gemini = await start([
-      streamReply(streamedTurn, { usage: { promptTokenCount: 7, candidatesTokenCount: 3, thoughtsTokenCount: 2, totalTokenCount: 12 } }),
-      streamReply([[{ text: 'It is ' }], [{ text: '11.' }], [{ text: '', thoughtSignature: 'dHJhaWxpbmc=' }], [{ text: '' }]], {
-        usage: { promptTokenCount: 20, candidatesTokenCount: 4, totalTokenCount: 24 },
+      streamReply(streamedTurn, {
+        usage: { promptTokenCount: 7, candidatesTokenCount: 3, thoughtsTokenCount: 2, totalTokenCount: 12 },
       }),
+      streamReply(
+        [
+          [{ text: 'It is ' }],
+          [{ text: '11.' }],
+          [{ text: '', thoughtSignature: 'dHJhaWxpbmc=' }],
+          [{ text: '' }],
+        ],
+        {
+          usage: { promptTokenCount: 20, candidatesTokenCount: 4, totalTokenCount: 24 },
+        },
+      ),
       modelReply([{ text: 'yes' }]),
     ])
     const toolkit = await toolkitOf({ tools: [add] })
@@ -312,7 +462,9 @@ describe('createClient({ genai, model }).stream', () => {
       `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
     ])
     expect(gemini.requests[1]?.body.contents[1]).toStrictEqual({ role: 'model', parts: streamedTurn.flat() })
-    expect(events.map((event) => (event.type === 'text-delta' ? `text:${event.text}` : event.type))).toStrictEqual([
+    expect(
+      events.map((event) => (event.type === 'text-delta' ? `text:${event.text}` : event.type)),
+    ).toStrictEqual([
       'text:Let me ',
       'text:add.',
       'tool-call',
@@ -344,7 +496,7 @@ describe('createClient({ genai, model }).stream', () => {
 })
 
 describe('retries and aborts over @google/genai', () => {
-  it('retries 429 (honouring Gemini\'s RetryInfo delay) and 503, then succeeds', async () => {
+  it("retries 429 (honouring Gemini's RetryInfo delay) and 503, then succeeds", async () => {
     const gemini = await start([
       {
         kind: 'error',
@@ -355,7 +507,11 @@ describe('retries and aborts over @google/genai', () => {
       { kind: 'error', status: 503, message: 'The model is overloaded.' },
       modelReply([{ text: 'finally' }]),
     ])
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL, retries: { maxRetries: 2, initialDelayMs: 1 } })
+    const client = createClient({
+      genai: genaiFor(gemini),
+      model: MODEL,
+      retries: { maxRetries: 2, initialDelayMs: 1 },
+    })
     const started = performance.now()
     const result = await client.run('hi')
     expect(result.text).toBe('finally')
@@ -369,7 +525,11 @@ describe('retries and aborts over @google/genai', () => {
       { kind: 'error', status: 500, message: 'internal' },
       { kind: 'error', status: 400, message: 'bad request' },
     ])
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL, retries: { maxRetries: 1, initialDelayMs: 1 } })
+    const client = createClient({
+      genai: genaiFor(gemini),
+      model: MODEL,
+      retries: { maxRetries: 1, initialDelayMs: 1 },
+    })
     const failure = await client.run('hi').catch((error: unknown) => error)
     expect(ModelCallError.isInstance(failure)).toBe(true)
     expect((failure as ModelCallError).cause).toMatchObject({ name: 'ApiError', status: 500 })
@@ -389,7 +549,8 @@ describe('retries and aborts over @google/genai', () => {
     const started = performance.now()
     controller.abort()
     await expect(running).rejects.toSatisfy((error) => AbortError.isInstance(error))
-    expect(performance.now() - started).toBeLessThan(500)
+    // The script never answers: only the abort can end this call, and it must do so at once (loose bound for loaded CI).
+    expect(performance.now() - started).toBeLessThan(2_000)
     await waitFor(() => gemini.disconnects() === 1)
     expect(gemini.requests).toHaveLength(1)
   })

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini, streamReply } from '../support/scripted-gemini.js'
+import {
+  modelReply,
+  type ScriptedGemini,
+  startScriptedGemini,
+  streamReply,
+} from '../support/scripted-gemini.js'
 
 let server: ScriptedGemini | undefined
 afterEach(async () => {
@@ -46,11 +51,18 @@ describe('createClient({ genai }) on Vertex AI', () => {
       script: [
         modelReply(firstTurn),
         modelReply([{ text: 'Both are greetings.' }]),
-        streamReply([[{ text: 'Again: ' }], [{ text: 'greetings.' }, { text: '', thoughtSignature: 'c3RyZWFt' }]]),
+        streamReply([
+          [{ text: 'Again: ' }],
+          [{ text: 'greetings.' }, { text: '', thoughtSignature: 'c3RyZWFt' }],
+        ]),
       ],
     })
     await using toolkit = await createToolkit({ tools: [lookup] })
-    const client = createClient({ genai: vertexClient(server.baseUrl), model: 'gemini-2.5-flash', system: 'Be exact.' })
+    const client = createClient({
+      genai: vertexClient(server.baseUrl),
+      model: 'gemini-2.5-flash',
+      system: 'Be exact.',
+    })
 
     const result = await client.run('What do hello and hi mean?', { toolkit })
     const streamed = client.stream('Once more?', { toolkit, history: result.messages })
@@ -121,7 +133,11 @@ describe('createClient({ genai }) on Vertex AI', () => {
         ],
       },
     ])
-    expect(third?.body.contents).toStrictEqual([...(second?.body.contents ?? []), { role: 'model', parts: [{ text: 'Both are greetings.' }] }, { role: 'user', parts: [{ text: 'Once more?' }] }])
+    expect(third?.body.contents).toStrictEqual([
+      ...(second?.body.contents ?? []),
+      { role: 'model', parts: [{ text: 'Both are greetings.' }] },
+      { role: 'user', parts: [{ text: 'Once more?' }] },
+    ])
     expect(final.text).toBe('Again: greetings.')
     expect(final.messages.at(-1)).toStrictEqual({
       role: 'model',

@@ -84,6 +84,13 @@ describe('httpTool: routing arguments', () => {
     )
   })
 
+  it('keeps an argument named __proto__ as a body field', async () => {
+    const tool = httpTool(itemTool())
+    await tool.execute(JSON.parse('{"id":"7","__proto__":{"polluted":true}}'))
+    expect(server.requests[0]?.body).toBe('{"__proto__":{"polluted":true}}')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
   it('sends an empty JSON object when a POST has no arguments left for the body', async () => {
     const tool = httpTool(itemTool())
     await tool.execute({ id: '7' })
@@ -249,6 +256,28 @@ describe('httpTool: responses and failures', () => {
     const result = await httpTool(itemTool()).execute({ id: '1' })
     expect(result.output).toBe('[binary response: image/png, 7 bytes]')
     expect(result.isError).toBe(false)
+  })
+
+  it('reads at most 1 MB of a body and says where it was cut', async () => {
+    server.respond = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' })
+      // 3 MB in chunks: the tool must stop reading, not wait for all of it.
+      for (let index = 0; index < 30; index++) response.write('é'.repeat(50_000))
+      response.end()
+    }
+    const result = await httpTool(itemTool()).execute({ id: '1' })
+    expect(result.isError).toBe(false)
+    expect(result.output.endsWith('\n…[response cut at 1000000 bytes]')).toBe(true)
+    expect(result.output).toBe(`${'é'.repeat(500_000)}\n…[response cut at 1000000 bytes]`)
+  })
+
+  it('counts a large binary body without keeping more than 1 MB of it', async () => {
+    server.respond = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' })
+      response.end(Buffer.alloc(1_500_000))
+    }
+    const result = await httpTool(itemTool()).execute({ id: '1' })
+    expect(result.output).toBe('[binary response: application/octet-stream, more than 1000000 bytes]')
   })
 
   it('turns a non-2xx answer into an error with the status and body', async () => {

@@ -35,9 +35,16 @@ function stubbornTool(): { tool: Tool; contexts: ToolContext[] } {
   }
 }
 
-const CALL_STUBBORN: ScriptStep = { type: 'reply', toolCalls: [{ id: 's1', name: 'stubborn', arguments: '{}' }] }
+const CALL_STUBBORN: ScriptStep = {
+  type: 'reply',
+  toolCalls: [{ id: 's1', name: 'stubborn', arguments: '{}' }],
+}
 
-async function settle(mode: 'run' | 'stream', start: () => ReturnType<ReturnType<typeof createClient>['stream']>, run: () => Promise<unknown>): Promise<unknown> {
+async function settle(
+  mode: 'run' | 'stream',
+  start: () => ReturnType<ReturnType<typeof createClient>['stream']>,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
   if (mode === 'run') return run().catch((error: unknown) => error)
   const stream = start()
   try {
@@ -67,7 +74,11 @@ describe.each(['run', 'stream'] as const)('abort (%s)', (mode) => {
       }
     }, 5)
     const options = { toolkit, signal: controller.signal }
-    const error = await settle(mode, () => client.stream('Go', options), () => client.run('Go', options))
+    const error = await settle(
+      mode,
+      () => client.stream('Go', options),
+      () => client.run('Go', options),
+    )
     clearInterval(watch)
     expect(AbortError.isInstance(error)).toBe(true)
     expect((error as AbortError).name).toBe('AbortError')
@@ -82,7 +93,11 @@ describe.each(['run', 'stream'] as const)('abort (%s)', (mode) => {
     const server = await serve([{ type: 'hang' }])
     const client = createClient({ model: provider('openai-chat').model(server.url), timeoutMs: 200 })
     const started = Date.now()
-    const error = await settle(mode, () => client.stream('Go'), () => client.run('Go'))
+    const error = await settle(
+      mode,
+      () => client.stream('Go'),
+      () => client.run('Go'),
+    )
     expect(AbortError.isInstance(error)).toBe(true)
     expect((error as Error).message).toBe('The run timed out after 200 ms.')
     expect(Date.now() - started).toBeLessThan(1_500)
@@ -93,7 +108,11 @@ describe.each(['run', 'stream'] as const)('abort (%s)', (mode) => {
     const { tool, contexts } = stubbornTool()
     const toolkit = await createToolkit({ tools: [tool] })
     const client = createClient({ model: provider('openai-chat').model(server.url), timeoutMs: 300 })
-    const error = await settle(mode, () => client.stream('Go', { toolkit }), () => client.run('Go', { toolkit }))
+    const error = await settle(
+      mode,
+      () => client.stream('Go', { toolkit }),
+      () => client.run('Go', { toolkit }),
+    )
     expect(AbortError.isInstance(error)).toBe(true)
     expect(contexts[0]?.signal?.aborted).toBe(true)
   })
@@ -102,7 +121,11 @@ describe.each(['run', 'stream'] as const)('abort (%s)', (mode) => {
     const server = await serve([{ type: 'reply', text: 'never' }])
     const client = createClient({ model: provider('openai-chat').model(server.url) })
     const options = { signal: AbortSignal.abort() }
-    const error = await settle(mode, () => client.stream('Go', options), () => client.run('Go', options))
+    const error = await settle(
+      mode,
+      () => client.stream('Go', options),
+      () => client.run('Go', options),
+    )
     expect(AbortError.isInstance(error)).toBe(true)
     expect(server.requests).toHaveLength(0)
   })

@@ -53,6 +53,8 @@ describe('createClient checks its options at once, saying what to change', () =>
       '`toolkit` must be a Toolkit from createToolkit(...).',
     )
     // @ts-expect-error: history is an array
-    await expect(client.run('hi', { history: 'earlier' })).rejects.toThrow('`history` must be an array of messages')
+    await expect(client.run('hi', { history: 'earlier' })).rejects.toThrow(
+      '`history` must be an array of messages',
+    )
   })
 })

@@ -8,7 +8,10 @@ import type { Hooks } from '../../src/loop/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, weatherTool } from './support.js'
 
-function reply(options: { text?: string; calls?: Array<{ id: string; name: string; input: string }> }): LanguageModelV3GenerateResult {
+function reply(options: {
+  text?: string
+  calls?: Array<{ id: string; name: string; input: string }>
+}): LanguageModelV3GenerateResult {
   return {
     content: [
       ...(options.text === undefined ? [] : [{ type: 'text' as const, text: options.text }]),
@@ -29,7 +32,9 @@ function reply(options: { text?: string; calls?: Array<{ id: string; name: strin
 }
 
 /** A mock whose every answer is computed from the call, and which records the calls. */
-function scriptedModel(answer: (call: LanguageModelV3CallOptions, index: number) => LanguageModelV3GenerateResult) {
+function scriptedModel(
+  answer: (call: LanguageModelV3CallOptions, index: number) => LanguageModelV3GenerateResult,
+) {
   let index = 0
   return new MockLanguageModelV3({ doGenerate: async (call) => answer(call, index++) })
 }
@@ -37,14 +42,18 @@ function scriptedModel(answer: (call: LanguageModelV3CallOptions, index: number)
 /** The text of every user message in a prompt. */
 function userTexts(prompt: LanguageModelV3CallOptions['prompt']): string[] {
   return prompt.flatMap((message) =>
-    message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+    message.role === 'user'
+      ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+      : [],
   )
 }
 
 describe('hooks', () => {
   it('beforeModel replaces the messages and tools of one call; afterModel sees each response', async () => {
     const model = scriptedModel((_call, index) =>
-      index === 0 ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] }) : reply({ text: 'done' }),
+      index === 0
+        ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
+        : reply({ text: 'done' }),
     )
     const toolkit = await createToolkit({ tools: [weatherTool, addTool] })
     const seen: Array<{ turn: number; tools: string[]; messages: number }> = []
@@ -72,8 +81,15 @@ describe('hooks', () => {
     ])
     expect(userTexts(model.doGenerateCalls[1]?.prompt ?? [])).toStrictEqual(['Oslo?', 'note for turn 2'])
     // The notes went to the model only: the transcript stays what happened.
-    expect(result.messages.filter((message) => message.role === 'user')).toStrictEqual([{ role: 'user', content: 'Oslo?' }])
-    expect(responses.map(({ turn, response }) => [turn, (response as LanguageModelV3GenerateResult).content.length])).toStrictEqual([
+    expect(result.messages.filter((message) => message.role === 'user')).toStrictEqual([
+      { role: 'user', content: 'Oslo?' },
+    ])
+    expect(
+      responses.map(({ turn, response }) => [
+        turn,
+        (response as LanguageModelV3GenerateResult).content.length,
+      ]),
+    ).toStrictEqual([
       [1, 1],
       [2, 1],
     ])
@@ -98,12 +114,15 @@ describe('hooks', () => {
       hooks: {
         beforeTool: ({ toolCallId, name, args }) => {
           calls.push(`${toolCallId}:${name}:${JSON.stringify(args)}`)
-          if (toolCallId === 'blocked') return { result: { output: 'Atlantis is not allowed.', isError: true } }
+          if (toolCallId === 'blocked')
+            return { result: { output: 'Atlantis is not allowed.', isError: true } }
           if (toolCallId === 'changed') return { args: { a: 40, b: 2 } }
           return undefined
         },
         afterTool: ({ toolCallId, result }) =>
-          toolCallId === 'rewritten' ? { result: { output: `${result.output} (checked)`, isError: false } } : undefined,
+          toolCallId === 'rewritten'
+            ? { result: { output: `${result.output} (checked)`, isError: false } }
+            : undefined,
       },
     }).run('Go', { toolkit })
     expect(calls).toStrictEqual([
@@ -112,14 +131,36 @@ describe('hooks', () => {
       'rewritten:get_weather:{"city":"Lima"}',
     ])
     expect(result.toolCalls).toStrictEqual([
-      { id: 'blocked', name: 'get_weather', args: { city: 'Atlantis' }, output: 'Atlantis is not allowed.', isError: true },
+      {
+        id: 'blocked',
+        name: 'get_weather',
+        args: { city: 'Atlantis' },
+        output: 'Atlantis is not allowed.',
+        isError: true,
+      },
       { id: 'changed', name: 'add', args: { a: 40, b: 2 }, output: '{"sum":42}', isError: false },
-      { id: 'rewritten', name: 'get_weather', args: { city: 'Lima' }, output: 'Sunny and 31°C in Lima. (checked)', isError: false },
+      {
+        id: 'rewritten',
+        name: 'get_weather',
+        args: { city: 'Lima' },
+        output: 'Sunny and 31°C in Lima. (checked)',
+        isError: false,
+      },
     ])
     const toolMessage = model.doGenerateCalls[1]?.prompt.find((message) => message.role === 'tool')
     expect(toolMessage?.content).toStrictEqual([
-      { type: 'tool-result', toolCallId: 'blocked', toolName: 'get_weather', output: { type: 'error-text', value: 'Atlantis is not allowed.' } },
-      { type: 'tool-result', toolCallId: 'changed', toolName: 'add', output: { type: 'text', value: '{"sum":42}' } },
+      {
+        type: 'tool-result',
+        toolCallId: 'blocked',
+        toolName: 'get_weather',
+        output: { type: 'error-text', value: 'Atlantis is not allowed.' },
+      },
+      {
+        type: 'tool-result',
+        toolCallId: 'changed',
+        toolName: 'add',
+        output: { type: 'text', value: '{"sum":42}' },
+      },
       {
         type: 'tool-result',
         toolCallId: 'rewritten',
@@ -154,7 +195,9 @@ describe('system prompt', () => {
     await createClient({ model }).run('b', { toolkit: withSkills })
     await createClient({ model, system: 'Be brief.' }).run('c')
     await createClient({ model }).run('d')
-    expect(model.doGenerateCalls.map((call) => call.prompt.filter((message) => message.role === 'system'))).toStrictEqual([
+    expect(
+      model.doGenerateCalls.map((call) => call.prompt.filter((message) => message.role === 'system')),
+    ).toStrictEqual([
       [{ role: 'system', content: `Be brief.\n\n${skillsPrompt}` }],
       [{ role: 'system', content: skillsPrompt }],
       [{ role: 'system', content: 'Be brief.' }],
@@ -181,7 +224,11 @@ describe('ask: conversations remembered by id', () => {
   it('serializes concurrent asks on one id, so no turn is lost', async () => {
     const model = scriptedModel((call) => reply({ text: `${userTexts(call.prompt).length}` }))
     const client = createClient({ model })
-    const answers = await Promise.all([client.ask('one', { id: 'c' }), client.ask('two', { id: 'c' }), client.ask('three', { id: 'c' })])
+    const answers = await Promise.all([
+      client.ask('one', { id: 'c' }),
+      client.ask('two', { id: 'c' }),
+      client.ask('three', { id: 'c' }),
+    ])
     expect(answers.map((answer) => answer.text)).toStrictEqual(['1', '2', '3'])
     expect((await client.store.get('c'))?.length).toBe(6)
   })
@@ -193,7 +240,9 @@ describe('ask: conversations remembered by id', () => {
       { role: 'assistant', content: 'noted' },
     ])
     const model = scriptedModel((call, index) =>
-      index === 0 ? reply({ calls: [{ id: 'a', name: 'add', input: '{"a":1,"b":2}' }] }) : reply({ text: userTexts(call.prompt).join(',') }),
+      index === 0
+        ? reply({ calls: [{ id: 'a', name: 'add', input: '{"a":1,"b":2}' }] })
+        : reply({ text: userTexts(call.prompt).join(',') }),
     )
     const toolkit = await createToolkit({ tools: [addTool] })
     const client = createClient({ model, store })

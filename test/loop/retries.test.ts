@@ -13,7 +13,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function serve(name: (typeof PROVIDERS)[number]['name'], script: ScriptStep[]): Promise<ScriptedServer> {
+async function serve(
+  name: (typeof PROVIDERS)[number]['name'],
+  script: ScriptStep[],
+): Promise<ScriptedServer> {
   const server = await startScriptedServer({ protocol: provider(name).protocol, script })
   servers.push(server)
   return server
@@ -38,7 +41,10 @@ describe('retries of transient model errors', () => {
 
   it.each(PROVIDERS.map((each) => each.name))('%s: retries a 503, in run and in stream', async (name) => {
     for (const mode of ['run', 'stream'] as const) {
-      const server = await serve(name, [{ type: 'error', status: 503 }, { type: 'reply', text: 'recovered' }])
+      const server = await serve(name, [
+        { type: 'error', status: 503 },
+        { type: 'reply', text: 'recovered' },
+      ])
       const client = createClient({ model: provider(name).model(server.url), retries: FAST })
       const result = mode === 'run' ? await client.run('Hi') : await client.stream('Hi').result
       expect([mode, result.text, server.requests.length]).toStrictEqual([mode, 'recovered', 2])
@@ -47,7 +53,9 @@ describe('retries of transient model errors', () => {
 
   it('retries a dropped connection (a network error)', async () => {
     const server = await serve('anthropic', [{ type: 'drop' }, { type: 'reply', text: 'back' }])
-    const result = await createClient({ model: provider('anthropic').model(server.url), retries: FAST }).run('Hi')
+    const result = await createClient({ model: provider('anthropic').model(server.url), retries: FAST }).run(
+      'Hi',
+    )
     expect(result.text).toBe('back')
     expect(server.requests).toHaveLength(2)
   })
@@ -70,7 +78,10 @@ describe('retries of transient model errors', () => {
   })
 
   it.each([400, 401, 404, 422])('never retries a %s', async (status) => {
-    const server = await serve('openai-chat', [{ type: 'error', status, message: 'bad request body' }, { type: 'reply', text: 'no' }])
+    const server = await serve('openai-chat', [
+      { type: 'error', status, message: 'bad request body' },
+      { type: 'reply', text: 'no' },
+    ])
     const error = await createClient({ model: provider('openai-chat').model(server.url), retries: FAST })
       .run('Hi')
       .catch((caught: unknown) => caught)
@@ -80,7 +91,10 @@ describe('retries of transient model errors', () => {
   })
 
   it('retries: 0 turns retrying off', async () => {
-    const server = await serve('openai-chat', [{ type: 'error', status: 503 }, { type: 'reply', text: 'no' }])
+    const server = await serve('openai-chat', [
+      { type: 'error', status: 503 },
+      { type: 'reply', text: 'no' },
+    ])
     const error = await createClient({ model: provider('openai-chat').model(server.url), retries: 0 })
       .run('Hi')
       .catch((caught: unknown) => caught)
@@ -107,7 +121,13 @@ describe('retries of transient model errors', () => {
 
 describe('streams fail over only before their first part', () => {
   const overloaded = () =>
-    new APICallError({ message: 'overloaded', url: 'http://x', requestBodyValues: {}, statusCode: 529, isRetryable: true })
+    new APICallError({
+      message: 'overloaded',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 529,
+      isRetryable: true,
+    })
   const streamOf = (parts: unknown[]) =>
     new ReadableStream({
       start(controller) {
@@ -123,7 +143,10 @@ describe('streams fail over only before their first part', () => {
 
   it('retries an error part that comes before any text', async () => {
     const streams = [
-      streamOf([{ type: 'stream-start', warnings: [] }, { type: 'error', error: overloaded() }]),
+      streamOf([
+        { type: 'stream-start', warnings: [] },
+        { type: 'error', error: overloaded() },
+      ]),
       streamOf([{ type: 'text-delta', id: 't', delta: 'fine' }, finish]),
     ]
     const model = new MockLanguageModelV3({
@@ -137,7 +160,10 @@ describe('streams fail over only before their first part', () => {
   it('does not retry once text was emitted: the run fails with a ModelCallError', async () => {
     const model = new MockLanguageModelV3({
       doStream: async () => ({
-        stream: streamOf([{ type: 'text-delta', id: 't', delta: 'half an ans' }, { type: 'error', error: overloaded() }]),
+        stream: streamOf([
+          { type: 'text-delta', id: 't', delta: 'half an ans' },
+          { type: 'error', error: overloaded() },
+        ]),
       }),
     })
     const stream = createClient({ model, retries: FAST }).stream('Hi')
@@ -184,7 +210,10 @@ it('a retried turn goes on to call tools and finish (google)', async () => {
     { type: 'reply', text: 'Pune is sunny.' },
   ])
   const toolkit = await createToolkit({ tools: [weatherTool] })
-  const result = await createClient({ model: provider('google').model(server.url), retries: FAST }).run('Pune?', { toolkit })
+  const result = await createClient({ model: provider('google').model(server.url), retries: FAST }).run(
+    'Pune?',
+    { toolkit },
+  )
   expect(result.text).toBe('Pune is sunny.')
   expect(result.toolCalls.map((call) => call.output)).toStrictEqual(['Sunny and 31°C in Pune.'])
 })

@@ -42,7 +42,12 @@ function generateResults(version: Version): unknown[] {
       usage: usage(version, 3, 4),
       warnings: [],
     },
-    { content: [{ type: 'text', text: '42' }], finishReason: finishReason(version, 'stop'), usage: usage(version, 5, 1), warnings: [] },
+    {
+      content: [{ type: 'text', text: '42' }],
+      finishReason: finishReason(version, 'stop'),
+      usage: usage(version, 5, 1),
+      warnings: [],
+    },
   ]
 }
 
@@ -109,7 +114,10 @@ function mockSubject(version: 'v3' | 'v4', Mock: new (options: object) => object
     make: () => {
       const generate = generateResults(version)
       const streams = streamResults(version)
-      const model = new Mock({ doGenerate: async () => generate.shift(), doStream: async () => streams.shift() }) as {
+      const model = new Mock({
+        doGenerate: async () => generate.shift(),
+        doStream: async () => streams.shift(),
+      }) as {
         doGenerateCalls: Array<{ prompt: unknown }>
         doStreamCalls: Array<{ prompt: unknown }>
       }
@@ -134,38 +142,52 @@ it('tests every spec version the installed ai ships a mock for (v4 from ai 7 on)
 })
 
 describe.each(SUBJECTS)('LanguageModel spec $version', (subject) => {
-  it.each(['run', 'stream'] as const)('%s: normalizes usage, finish reasons, tool calls and reasoning', async (mode) => {
-    const { model, calls: callsOf } = subject.make()
-    const toolkit = await createToolkit({ tools: [addTool] })
-    // biome-ignore lint/suspicious/noExplicitAny: the subjects are spec objects of three different versions.
-    const client = createClient({ model: model as any, system: 'Sum things.' })
-    const result = mode === 'run' ? await client.run('20 + 22?', { toolkit }) : await client.stream('20 + 22?', { toolkit }).result
-    expect(result.text).toBe('42')
-    expect(result.usage).toStrictEqual({ inputTokens: 8, outputTokens: 5, totalTokens: 13 })
-    expect(result.finishReason).toBe('stop')
-    expect(result.toolCalls).toStrictEqual([{ id: 'call-1', name: 'add', args: { a: 20, b: 22 }, output: '{"sum":42}', isError: false }])
-    expect(result.messages).toStrictEqual([
-      { role: 'user', content: '20 + 22?' },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'reasoning', text: 'Adding.', providerOptions: { test: { signature: 'sig-1' } } },
-          { type: 'tool-call', toolCallId: 'call-1', toolName: 'add', input: { a: 20, b: 22 } },
-        ],
-      },
-      {
-        role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: 'call-1', toolName: 'add', output: { type: 'text', value: '{"sum":42}' } }],
-      },
-      { role: 'assistant', content: [{ type: 'text', text: '42' }] },
-    ] satisfies ModelMessage[])
-    const calls = callsOf()
-    expect(calls).toHaveLength(2)
-    expect(calls[0]?.tools).toStrictEqual([
-      { type: 'function', name: 'add', description: 'Adds two numbers.', inputSchema: addTool.inputSchema },
-    ])
-    // The second call's LanguageModel prompt: provider metadata goes back as provider options.
-    expect(calls[1]?.prompt).toMatchInlineSnapshot(`
+  it.each(['run', 'stream'] as const)(
+    '%s: normalizes usage, finish reasons, tool calls and reasoning',
+    async (mode) => {
+      const { model, calls: callsOf } = subject.make()
+      const toolkit = await createToolkit({ tools: [addTool] })
+      // biome-ignore lint/suspicious/noExplicitAny: the subjects are spec objects of three different versions.
+      const client = createClient({ model: model as any, system: 'Sum things.' })
+      const result =
+        mode === 'run'
+          ? await client.run('20 + 22?', { toolkit })
+          : await client.stream('20 + 22?', { toolkit }).result
+      expect(result.text).toBe('42')
+      expect(result.usage).toStrictEqual({ inputTokens: 8, outputTokens: 5, totalTokens: 13 })
+      expect(result.finishReason).toBe('stop')
+      expect(result.toolCalls).toStrictEqual([
+        { id: 'call-1', name: 'add', args: { a: 20, b: 22 }, output: '{"sum":42}', isError: false },
+      ])
+      expect(result.messages).toStrictEqual([
+        { role: 'user', content: '20 + 22?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Adding.', providerOptions: { test: { signature: 'sig-1' } } },
+            { type: 'tool-call', toolCallId: 'call-1', toolName: 'add', input: { a: 20, b: 22 } },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'call-1',
+              toolName: 'add',
+              output: { type: 'text', value: '{"sum":42}' },
+            },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'text', text: '42' }] },
+      ] satisfies ModelMessage[])
+      const calls = callsOf()
+      expect(calls).toHaveLength(2)
+      expect(calls[0]?.tools).toStrictEqual([
+        { type: 'function', name: 'add', description: 'Adds two numbers.', inputSchema: addTool.inputSchema },
+      ])
+      // The second call's LanguageModel prompt: provider metadata goes back as provider options.
+      expect(calls[1]?.prompt).toMatchInlineSnapshot(`
       [
         {
           "content": "Sum things.",
@@ -219,7 +241,8 @@ describe.each(SUBJECTS)('LanguageModel spec $version', (subject) => {
         },
       ]
     `)
-  })
+    },
+  )
 })
 
 describe('ModelMessage → LanguageModel prompt', () => {
@@ -241,31 +264,42 @@ describe('ModelMessage → LanguageModel prompt', () => {
 
   it.each([
     ['v3', { data: pixel, url: new URL('https://example.com/a.pdf') }],
-    ['v4', { data: { type: 'data', data: pixel }, url: { type: 'url', url: new URL('https://example.com/a.pdf') } }],
-  ] as const)('%s: files take the version shape; empty assistant turns are dropped', async (version, expected) => {
-    const Mock = mocks[version === 'v3' ? 'MockLanguageModelV3' : 'MockLanguageModelV4']
-    if (Mock === undefined) {
-      expect(await aiMajor()).toBe(6)
-      return
-    }
-    const [result] = generateResults(version).slice(1)
-    const model = new Mock({ doGenerate: async () => result }) as { doGenerateCalls: Array<{ prompt: unknown }> }
-    // biome-ignore lint/suspicious/noExplicitAny: a spec mock of either version.
-    await createClient({ model: model as any }).run([{ role: 'user', content: 'And now?' }], { history })
-    expect(model.doGenerateCalls[0]?.prompt).toStrictEqual([
-      { role: 'system', content: 'From history.' },
+    [
+      'v4',
       {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'Look:' },
-          { type: 'file', data: expected.data, mediaType: 'image/png' },
-          { type: 'file', data: expected.url, mediaType: 'application/pdf', filename: 'a.pdf' },
-        ],
+        data: { type: 'data', data: pixel },
+        url: { type: 'url', url: new URL('https://example.com/a.pdf') },
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'And now?' }] },
-    ])
-  })
+    ],
+  ] as const)(
+    '%s: files take the version shape; empty assistant turns are dropped',
+    async (version, expected) => {
+      const Mock = mocks[version === 'v3' ? 'MockLanguageModelV3' : 'MockLanguageModelV4']
+      if (Mock === undefined) {
+        expect(await aiMajor()).toBe(6)
+        return
+      }
+      const [result] = generateResults(version).slice(1)
+      const model = new Mock({ doGenerate: async () => result }) as {
+        doGenerateCalls: Array<{ prompt: unknown }>
+      }
+      // biome-ignore lint/suspicious/noExplicitAny: a spec mock of either version.
+      await createClient({ model: model as any }).run([{ role: 'user', content: 'And now?' }], { history })
+      expect(model.doGenerateCalls[0]?.prompt).toStrictEqual([
+        { role: 'system', content: 'From history.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'file', data: expected.data, mediaType: 'image/png' },
+            { type: 'file', data: expected.url, mediaType: 'application/pdf', filename: 'a.pdf' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'And now?' }] },
+      ])
+    },
+  )
 })
 
 describe('model resolution', () => {
@@ -280,7 +314,9 @@ describe('model resolution', () => {
     global.AI_SDK_DEFAULT_PROVIDER = {
       languageModel: (id: string) => {
         asked.push(id)
-        return new (mocks.MockLanguageModelV3 as new (options: object) => object)({ doGenerate: async () => result })
+        return new (mocks.MockLanguageModelV3 as new (options: object) => object)({
+          doGenerate: async () => result,
+        })
       },
     }
     const reply = await createClient({ model: 'acme/some-model' }).run('Hi')
@@ -331,15 +367,33 @@ it('bounds tool concurrency and keeps results in call order', async () => {
       return `done ${String(n)}`
     },
   })
-  const calls = [1, 2, 3, 4, 5].map((n) => ({ type: 'tool-call', toolCallId: `c${n}`, toolName: 'slow', input: `{"n":${n}}` }))
+  const calls = [1, 2, 3, 4, 5].map((n) => ({
+    type: 'tool-call',
+    toolCallId: `c${n}`,
+    toolName: 'slow',
+    input: `{"n":${n}}`,
+  }))
   const results = [
-    { content: calls, finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage('v3', 1, 1), warnings: [] },
+    {
+      content: calls,
+      finishReason: { unified: 'tool-calls', raw: undefined },
+      usage: usage('v3', 1, 1),
+      warnings: [],
+    },
     ...generateResults('v3').slice(1),
   ]
-  const model = new (mocks.MockLanguageModelV3 as new (options: object) => object)({ doGenerate: async () => results.shift() })
+  const model = new (mocks.MockLanguageModelV3 as new (options: object) => object)({
+    doGenerate: async () => results.shift(),
+  })
   const toolkit = await createToolkit({ tools: [slow] })
   // biome-ignore lint/suspicious/noExplicitAny: a v3 mock.
   const result = await createClient({ model: model as any, toolConcurrency: 2 }).run('Go', { toolkit })
   expect(peak).toBe(2)
-  expect(result.toolCalls.map((call) => call.output)).toStrictEqual(['done 1', 'done 2', 'done 3', 'done 4', 'done 5'])
+  expect(result.toolCalls.map((call) => call.output)).toStrictEqual([
+    'done 1',
+    'done 2',
+    'done 3',
+    'done 4',
+    'done 5',
+  ])
 })

@@ -47,7 +47,9 @@ export const PROVIDERS: ScriptedProvider[] = [
     name: 'google',
     protocol: googleProtocol,
     model: (url) =>
-      createGoogleGenerativeAI({ baseURL: url, apiKey: 'test-key', generateId: counterIds() })('gemini-scripted'),
+      createGoogleGenerativeAI({ baseURL: url, apiKey: 'test-key', generateId: counterIds() })(
+        'gemini-scripted',
+      ),
     sendsCallIds: false,
   },
 ]

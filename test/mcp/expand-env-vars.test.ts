@@ -8,7 +8,10 @@ describe('expandEnvVars', () => {
 
   it.each([
     ['Bearer ${TOKEN}', { kind: 'expanded', value: 'Bearer abc123', substituted: ['abc123'] }],
-    ['${env:TOKEN}-${TOKEN}', { kind: 'expanded', value: 'abc123-abc123', substituted: ['abc123', 'abc123'] }],
+    [
+      '${env:TOKEN}-${TOKEN}',
+      { kind: 'expanded', value: 'abc123-abc123', substituted: ['abc123', 'abc123'] },
+    ],
     ['${NOPE:-fallback}', { kind: 'expanded', value: 'fallback', substituted: ['fallback'] }],
     ['${EMPTY:-fallback}', { kind: 'expanded', value: 'fallback', substituted: ['fallback'] }],
     ['${EMPTY}', { kind: 'expanded', value: '', substituted: [''] }],

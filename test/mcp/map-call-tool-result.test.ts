@@ -7,7 +7,17 @@ const PNG_8_BYTES = 'iVBORw0KGgo='
 
 describe('mapCallToolResult', () => {
   it.each<[string, CompatibilityCallToolResult, string, boolean]>([
-    ['text parts joined', { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, 'a\nb', false],
+    [
+      'text parts joined',
+      {
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+      'a\nb',
+      false,
+    ],
     ['no content', { content: [] }, '', false],
     [
       'structuredContent as its JSON text, over the text parts',
@@ -17,7 +27,14 @@ describe('mapCallToolResult', () => {
     ],
     [
       'isError with the text joined, even beside structuredContent',
-      { content: [{ type: 'text', text: 'bad' }, { type: 'text', text: 'input' }], isError: true, structuredContent: {} },
+      {
+        content: [
+          { type: 'text', text: 'bad' },
+          { type: 'text', text: 'input' },
+        ],
+        isError: true,
+        structuredContent: {},
+      },
       'bad\ninput',
       true,
     ],
@@ -29,11 +46,21 @@ describe('mapCallToolResult', () => {
     ],
     [
       'an image summarized with its decoded size',
-      { content: [{ type: 'text', text: 'look' }, { type: 'image', data: PNG_8_BYTES, mimeType: 'image/png' }] },
+      {
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', data: PNG_8_BYTES, mimeType: 'image/png' },
+        ],
+      },
       'look\n[image: image/png, 8 bytes]',
       false,
     ],
-    ['audio summarized', { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }, '[audio: audio/wav, 3 bytes]', false],
+    [
+      'audio summarized',
+      { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] },
+      '[audio: audio/wav, 3 bytes]',
+      false,
+    ],
     [
       'a resource link',
       { content: [{ type: 'resource_link', uri: 'file:///a.txt', name: 'a', mimeType: 'text/plain' }] },
@@ -48,7 +75,11 @@ describe('mapCallToolResult', () => {
     ],
     [
       'an embedded blob resource summarized',
-      { content: [{ type: 'resource', resource: { uri: 'blob://1', mimeType: 'application/zip', blob: 'AAAAAA==' } }] },
+      {
+        content: [
+          { type: 'resource', resource: { uri: 'blob://1', mimeType: 'application/zip', blob: 'AAAAAA==' } },
+        ],
+      },
       '[resource: blob://1, application/zip, 4 bytes]',
       false,
     ],
@@ -61,7 +92,9 @@ describe('mapCallToolResult', () => {
 
   it('keeps the raw content, structured content and _meta in metadata', () => {
     const content = [{ type: 'image' as const, data: PNG_8_BYTES, mimeType: 'image/png' }]
-    expect(mapCallToolResult({ content, structuredContent: { a: 1 }, _meta: { trace: 'x' } }, origin)).toStrictEqual({
+    expect(
+      mapCallToolResult({ content, structuredContent: { a: 1 }, _meta: { trace: 'x' } }, origin),
+    ).toStrictEqual({
       output: '{"a":1}',
       isError: false,
       metadata: { server: 'demo', tool: 'draw', content, structuredContent: { a: 1 }, _meta: { trace: 'x' } },

@@ -18,7 +18,11 @@ export function stdioServer(...flags: string[]): McpServerConfig {
 /** `@modelcontextprotocol/server-everything`'s entry point, started with `node` (never npx). */
 export function everythingServerPath(): string {
   const require = createRequire(import.meta.url)
-  return join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist',
+    'index.js',
+  )
 }
 
 /** A logger that keeps every line. */

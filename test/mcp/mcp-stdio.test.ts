@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createToolkit, type Toolkit } from '../../src/index.js'
+import { ConfigError, createToolkit, type Toolkit } from '../../src/index.js'
 import { TOOL_NAME_PATTERN } from '../../src/tool/names.js'
 import type { ToolResult } from '../../src/tool/types.js'
 import { FIXTURES, PAGED_SERVER, recordingLogger, STDIO_SERVER, stdioServer } from './mcp-fixtures.js'
@@ -33,10 +33,16 @@ describe('MCP stdio servers through createToolkit', () => {
       mcpConfig: {
         mcpServers: {
           // Claude Desktop dialect; `node` found on PATH.
-          claude: { command: 'node', args: [STDIO_SERVER], env: { FIXTURE_VALUE: '${TOOLNEXUS_TEST_SECRET}' } },
+          claude: {
+            command: 'node',
+            args: [STDIO_SERVER],
+            env: { FIXTURE_VALUE: '${TOOLNEXUS_TEST_SECRET}' },
+          },
           paged: { command: process.execPath, args: [PAGED_SERVER, '--tools', '25', '--page-size', '10'] },
+          promptsOnly: stdioServer('--no-tools'),
           nope: { command: 'toolnexus-no-such-command' },
           spaced: { command: 'toolnexus-no-such-command --with args' },
+          badCwd: { command: 'node', cwd: 'no-such-folder' },
           off: { command: 'node', enabled: false },
           alsoOff: { command: 'node', disabled: true },
           missingVar: { command: 'node', env: { TOKEN: '${TOOLNEXUS_UNSET_VARIABLE}' } },
@@ -53,7 +59,12 @@ describe('MCP stdio servers through createToolkit', () => {
             environment: { FIXTURE_VALUE: 'from-environment' },
             tools: { echo: true, add: true, 'weird name/with.dots': true, 'not-offered': true },
           },
-          dropping: { type: 'stdio', command: [process.execPath, STDIO_SERVER], tools: { crash: false, slow: false } },
+          // Also prints a line that is not JSON-RPC before it starts; that line is skipped.
+          dropping: {
+            type: 'stdio',
+            command: [process.execPath, STDIO_SERVER, '--stdout-noise'],
+            tools: { crash: false, slow: false },
+          },
         },
       },
     })
@@ -69,8 +80,10 @@ describe('MCP stdio servers through createToolkit', () => {
     expect(toolkit.mcpStatus()).toStrictEqual({
       claude: 'connected',
       paged: 'connected',
+      promptsOnly: 'connected',
       nope: 'failed',
       spaced: 'failed',
+      badCwd: 'failed',
       off: 'disabled',
       alsoOff: 'disabled',
       missingVar: 'failed',
@@ -80,11 +93,17 @@ describe('MCP stdio servers through createToolkit', () => {
     })
     const servers = toolkit.mcpServers()
     expect(servers.claude?.transport).toBe('stdio')
+    expect(servers.promptsOnly).toStrictEqual({ status: 'connected', tools: [], transport: 'stdio' })
     expect(servers.nope?.reason).toBe('command "toolnexus-no-such-command" was not found')
     expect(servers.spaced?.reason).toBe(
       'command "toolnexus-no-such-command --with args" was not found (to pass arguments, put them in "args" or make "command" an array)',
     )
-    expect(servers.off).toStrictEqual({ status: 'disabled', reason: 'disabled in the config ("enabled": false)', tools: [] })
+    expect(servers.off).toStrictEqual({
+      status: 'disabled',
+      reason: 'disabled in the config ("enabled": false)',
+      tools: [],
+    })
+    expect(servers.badCwd?.reason).toBe(`"cwd" ${process.cwd()}/no-such-folder is not an existing folder`)
     expect(servers.alsoOff?.reason).toBe('disabled in the config ("disabled": true)')
     expect(servers.missingVar?.reason).toBe(
       'environment variable "TOOLNEXUS_UNSET_VARIABLE" is not set (used in "env.TOKEN"); set it, or give a default ' +
@@ -113,7 +132,11 @@ describe('MCP stdio servers through createToolkit', () => {
   it('names tools <server>_<tool>, all valid, and honours the allow and drop lists', () => {
     const names = toolkit.tools().map((tool) => tool.name)
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN)
-    expect(toolkit.mcpServers().opencode?.tools).toStrictEqual(['opencode_echo', 'opencode_add', 'opencode_weird_name_with_dots'])
+    expect(toolkit.mcpServers().opencode?.tools).toStrictEqual([
+      'opencode_echo',
+      'opencode_add',
+      'opencode_weird_name_with_dots',
+    ])
     const dropping = toolkit.mcpServers().dropping?.tools ?? []
     expect(dropping).toContain('dropping_echo')
     expect(dropping).not.toContain('dropping_crash')
@@ -133,7 +156,10 @@ describe('MCP stdio servers through createToolkit', () => {
 
   it('calls tools of both dialects', async () => {
     expect(await run('claude_echo', { text: 'hello' })).toMatchObject({ output: 'hello', isError: false })
-    expect(await run('opencode_echo', { text: 'hi there' })).toMatchObject({ output: 'hi there', isError: false })
+    expect(await run('opencode_echo', { text: 'hi there' })).toMatchObject({
+      output: 'hi there',
+      isError: false,
+    })
   })
 
   it('validates arguments before the server sees them', async () => {
@@ -152,7 +178,10 @@ describe('MCP stdio servers through createToolkit', () => {
   it('summarizes images, audio and resources instead of dropping them, keeping the raw content', async () => {
     const image = await run('claude_image')
     expect(image.output).toBe('a tiny picture\n[image: image/png, 68 bytes]')
-    expect(image.metadata?.content).toMatchObject([{ type: 'text' }, { type: 'image', mimeType: 'image/png' }])
+    expect(image.metadata?.content).toMatchObject([
+      { type: 'text' },
+      { type: 'image', mimeType: 'image/png' },
+    ])
     expect((await run('claude_mixed')).output).toBe(
       [
         '[audio: audio/wav, 6 bytes]',
@@ -165,7 +194,10 @@ describe('MCP stdio servers through createToolkit', () => {
   })
 
   it('maps isError results, and a handler that throws, to error results', async () => {
-    expect(await run('claude_fail', { message: 'bad input' })).toMatchObject({ output: 'bad input', isError: true })
+    expect(await run('claude_fail', { message: 'bad input' })).toMatchObject({
+      output: 'bad input',
+      isError: true,
+    })
     expect(await run('claude_throws')).toMatchObject({ output: 'kaboom from the handler', isError: true })
   })
 
@@ -177,7 +209,10 @@ describe('MCP stdio servers through createToolkit', () => {
     for (const tool of long) expect(tool.name).toHaveLength(64)
     const outputs = await Promise.all(long.map(async (tool) => (await run(tool.name)).output))
     expect(outputs.sort()).toStrictEqual(['long tool one ran', 'long tool two ran'])
-    expect(long.map((tool) => tool.description).sort()).toStrictEqual(['A long name (one).', 'A long name (two).'])
+    expect(long.map((tool) => tool.description).sort()).toStrictEqual([
+      'A long name (one).',
+      'A long name (two).',
+    ])
     expect(LONG.length + 'claude_'.length).toBeGreaterThan(64)
   })
 
@@ -199,7 +234,9 @@ describe('MCP stdio servers through createToolkit', () => {
 
   it('never shows a secret in a log line, a status or an error result', () => {
     const errors = results.filter((result) => result.isError).map((result) => result.output)
-    const shown = [...lines, JSON.stringify(toolkit.mcpServers()), ...errors, ...toolkit.warnings()].join('\n')
+    const shown = [...lines, JSON.stringify(toolkit.mcpServers()), ...errors, ...toolkit.warnings()].join(
+      '\n',
+    )
     expect(shown).not.toContain(SECRET)
   })
 })
@@ -212,4 +249,14 @@ describe('an mcp.json file given by a relative path', () => {
     expect(toolkit.mcpStatus()).toStrictEqual({ relative: 'connected' })
     expect((await toolkit.execute('relative_cwd', {})).output).toBe(FIXTURES)
   }, 30_000)
+
+  it('fails fast with a ConfigError when the file is missing or the config has the wrong shape', async () => {
+    const missing = createToolkit({ mcpConfig: 'no-such-dir/mcp.json' })
+    await expect(missing).rejects.toSatisfy((error) => ConfigError.isInstance(error))
+    await expect(missing).rejects.toThrow(/no-such-dir\/mcp\.json was not found/)
+    // A config parsed from JSON can have any shape.
+    await expect(createToolkit({ mcpConfig: JSON.parse('{ "mcpServers": "nope" }') })).rejects.toThrow(
+      'MCP config mcpConfig: "mcpServers" must be an object mapping server names to their settings; got a string.',
+    )
+  })
 })

@@ -129,7 +129,9 @@ describe('parseMcpConfig: dialects', () => {
       },
       options,
     )
-    expect(servers.map((plan) => [plan.name, plan.kind === 'stdio' ? plan.command : plan.kind])).toStrictEqual([
+    expect(
+      servers.map((plan) => [plan.name, plan.kind === 'stdio' ? plan.command : plan.kind]),
+    ).toStrictEqual([
       ['a', 'one'],
       ['b', 'three'],
       ['c', 'four'],
@@ -153,7 +155,9 @@ describe('parseMcpConfig: paths, switches and filters', () => {
       },
       options,
     )
-    expect(servers.map((plan) => (plan.kind === 'stdio' ? [plan.command, plan.cwd] : plan.kind))).toStrictEqual([
+    expect(
+      servers.map((plan) => (plan.kind === 'stdio' ? [plan.command, plan.cwd] : plan.kind)),
+    ).toStrictEqual([
       [resolve('/configs/bin/server'), resolve('/configs/work')],
       [resolve('/configs/tools/server.sh'), undefined],
       ['node', undefined],
@@ -172,7 +176,9 @@ describe('parseMcpConfig: paths, switches and filters', () => {
       },
       options,
     )
-    expect(servers.map((plan) => [plan.name, plan.kind, plan.kind === 'disabled' ? plan.reason : ''])).toStrictEqual([
+    expect(
+      servers.map((plan) => [plan.name, plan.kind, plan.kind === 'disabled' ? plan.reason : '']),
+    ).toStrictEqual([
       ['off', 'disabled', 'disabled in the config ("enabled": false)'],
       ['alsoOff', 'disabled', 'disabled in the config ("disabled": true)'],
       ['on', 'stdio', ''],
@@ -180,7 +186,9 @@ describe('parseMcpConfig: paths, switches and filters', () => {
   })
 
   it('turns the tools map into an allowlist (any true) and a droplist (false)', () => {
-    const allow = only({ mcpServers: { s: { command: 'x', tools: { echo: true, add: true, image: false } } } })
+    const allow = only({
+      mcpServers: { s: { command: 'x', tools: { echo: true, add: true, image: false } } },
+    })
     const drop = only({ mcpServers: { s: { command: 'x', tools: { crash: false } } } })
     expect(allow.kind === 'stdio' && allow.tools).toStrictEqual({
       allow: new Set(['echo', 'add']),
@@ -198,11 +206,19 @@ describe('parseMcpConfig: a bad server entry fails only that server', () => {
     ['an unknown type', { type: 'carrier-pigeon', command: 'x' }, '"type" must be one of "local"'],
     ['a numeric command', { command: 42 }, '"command" must be a program name'],
     ['an empty command array', { command: [] }, '"command" must be a program name'],
-    ['args not an array', { command: 'x', args: '--flag' }, '"args" must be an array of strings; got a string'],
+    [
+      'args not an array',
+      { command: 'x', args: '--flag' },
+      '"args" must be an array of strings; got a string',
+    ],
     ['an object in args', { command: 'x', args: [{}] }, '"args[0]" must be a string; got an object'],
     ['env not an object', { command: 'x', env: ['A=1'] }, '"env" must be an object of string values'],
     ['an object env value', { command: 'x', env: { A: {} } }, '"env.A" must be a string; got an object'],
-    ['a negative timeout', { command: 'x', timeout: -1 }, '"timeout" must be a positive number of milliseconds'],
+    [
+      'a negative timeout',
+      { command: 'x', timeout: -1 },
+      '"timeout" must be a positive number of milliseconds',
+    ],
     ['a string timeout', { command: 'x', timeout: '30s' }, '"timeout" must be a positive number'],
     ['a non-boolean tools map', { command: 'x', tools: { echo: 'yes' } }, '"tools" must map'],
     ['a string enabled', { command: 'x', enabled: 'false' }, '"enabled" must be true or false'],
@@ -220,7 +236,9 @@ describe('parseMcpConfig: a bad server entry fails only that server', () => {
 
   it('names a missing variable, and the field it was used in, never a value', () => {
     const plan = only({
-      mcpServers: { s: { url: 'https://h/mcp', headers: { 'X-Known': '${API_TOKEN}', 'X-Key': '${MISSING_KEY}' } } },
+      mcpServers: {
+        s: { url: 'https://h/mcp', headers: { 'X-Known': '${API_TOKEN}', 'X-Key': '${MISSING_KEY}' } },
+      },
     })
     expect(reasonOf(plan)).toBe(
       'environment variable "MISSING_KEY" is not set (used in "headers.X-Key"); set it, or give a default with ' +
@@ -242,8 +260,14 @@ describe('parseMcpConfig: a bad server entry fails only that server', () => {
 
 describe('parseMcpConfig: a config of the wrong shape throws a ConfigError', () => {
   it.each([
-    [[], 'MCP config /configs/mcp.json must be a JSON object with "mcpServers" (or "servers", or "mcp"); got an array.'],
-    [null, 'MCP config /configs/mcp.json must be a JSON object with "mcpServers" (or "servers", or "mcp"); got null.'],
+    [
+      [],
+      'MCP config /configs/mcp.json must be a JSON object with "mcpServers" (or "servers", or "mcp"); got an array.',
+    ],
+    [
+      null,
+      'MCP config /configs/mcp.json must be a JSON object with "mcpServers" (or "servers", or "mcp"); got null.',
+    ],
     [
       { everything: { command: 'x' } },
       'MCP config /configs/mcp.json has no servers: put them under "mcpServers": { "<name>": { "command": ... } } (also accepted: "servers", "mcp").',
@@ -276,7 +300,10 @@ describe('readMcpConfig', () => {
   })
 
   it('resolves a relative config path against the working directory, and commands against the file', async () => {
-    await writeFile(join(folder, 'mcp.json'), JSON.stringify({ mcpServers: { s: { command: './server.sh' } } }))
+    await writeFile(
+      join(folder, 'mcp.json'),
+      JSON.stringify({ mcpServers: { s: { command: './server.sh' } } }),
+    )
     const { servers } = await readMcpConfig('mcp.json', { cwd: folder })
     expect(servers[0]).toMatchObject({ kind: 'stdio', command: join(folder, 'server.sh') })
   })
@@ -301,11 +328,16 @@ describe('readMcpConfig', () => {
   })
 
   it('says where malformed JSON breaks', async () => {
-    await writeFile(join(folder, 'broken.json'), '{\n  "mcpServers": {\n    "s": { "command": "x" }}\n  oops\n}')
+    await writeFile(
+      join(folder, 'broken.json'),
+      '{\n  "mcpServers": {\n    "s": { "command": "x" }}\n  oops\n}',
+    )
     const failure = readMcpConfig(join(folder, 'broken.json'))
     await expect(failure).rejects.toSatisfy((error) => ConfigError.isInstance(error))
     await expect(failure).rejects.toThrow(
-      new RegExp(`^MCP config ${join(folder, 'broken.json')} is not valid JSON at line 4, column 3: .+Fix the file's syntax\\.$`),
+      new RegExp(
+        `^MCP config ${join(folder, 'broken.json')} is not valid JSON at line 4, column 3: .+Fix the file's syntax\\.$`,
+      ),
     )
   })
 })

@@ -1,5 +1,6 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import { simulateReadableStream, type UIMessage } from 'ai'
+import { EdgeVM } from '@edge-runtime/vm'
+import { convertToModelMessages, simulateReadableStream, type UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
@@ -180,6 +181,22 @@ describe(`createChatHandler (ai ${aiMajor})`, () => {
     ])
   })
 
+  it('serves the same stream from a hand-written route through client.stream(...).toUIMessageStreamResponse()', async () => {
+    const model = toolUsingModel()
+    const client = createClient({ model })
+    const handwritten = async (request: Request): Promise<Response> => {
+      const { messages } = (await request.json()) as { messages: UIMessage[] }
+      const stream = client.stream(await convertToModelMessages(messages), {
+        toolkit,
+        signal: request.signal,
+      })
+      return stream.toUIMessageStreamResponse()
+    }
+    const exchange = await chatThrough(handwritten, [userMessage('u1', 'Add 2 and 3, and look up order A7.')])
+    expect(exchange.errors).toStrictEqual([])
+    expect(asJson(exchange.message).parts).toStrictEqual(expectedParts)
+  })
+
   it('turns a model that fails mid-run into an error chunk, after what had already streamed', async () => {
     let calls = 0
     const model = new MockLanguageModelV3({
@@ -271,6 +288,34 @@ describe(`createChatHandler (ai ${aiMajor})`, () => {
     expect(Date.now() - started).toBeLessThan(2000)
     expect(modelSignal?.aborted).toBe(true)
     expect(seen).not.toContain('"type":"error"')
+  })
+
+  it('runs and aborts with a request signal from another realm, as on the Next.js edge runtime', async () => {
+    // Next's edge sandbox hands the route a request whose signal is not an instance of the sandbox's own
+    // AbortSignal; an edge-runtime VM's AbortController makes such a signal here.
+    const foreign: AbortController = new EdgeVM().evaluate('new AbortController()')
+    expect(foreign.signal instanceof AbortSignal).toBe(false)
+    const withForeignSignal = (body: unknown): Request =>
+      Object.defineProperty(post(body), 'signal', { value: foreign.signal })
+
+    const handler = createChatHandler({ client: createClient({ model: toolUsingModel() }), toolkit })
+    const chunks = await sseChunks(await handler(withForeignSignal({ messages: [userMessage('u1', 'add')] })))
+    expect(chunks.filter((chunk) => (chunk as { type: string }).type === 'error')).toStrictEqual([])
+    expect(chunks.at(-1)).toStrictEqual({ type: 'finish', finishReason: 'stop' })
+
+    let modelSignal: AbortSignal | undefined
+    const slow = new MockLanguageModelV3({
+      doStream: async (options: LanguageModelV3CallOptions) => {
+        modelSignal = options.abortSignal
+        return { stream: new ReadableStream<LanguageModelV3StreamPart>({ start() {} }) }
+      },
+    })
+    const aborting = createChatHandler({ client: createClient({ model: slow }), toolkit })
+    const response = await aborting(withForeignSignal({ messages: [userMessage('u1', 'hi')] }))
+    await expect.poll(() => modelSignal).toBeDefined()
+    foreign.abort()
+    expect(await response.text()).not.toContain('"type":"error"')
+    expect(modelSignal?.aborted).toBe(true)
   })
 
   it.each([

@@ -90,6 +90,43 @@ Use the skill tool to load a skill when a task matches its description.
     })
   })
 
+  it('places the skill tool after MCP tools, and keeps it when an HTTP tool takes its name', async () => {
+    const { logger, warnings } = collect()
+    const stdioServer = fileURLToPath(new URL('../fixtures/mcp/stdio-server.mjs', import.meta.url))
+    const http = (name: string) => ({
+      name,
+      description: name,
+      method: 'GET' as const,
+      url: 'http://127.0.0.1:9/never-called',
+      inputSchema: { type: 'object', properties: {} },
+    })
+    await using tk = await createToolkit({
+      mcpConfig: { mcpServers: { fx: { command: process.execPath, args: [stdioServer] } } },
+      skillsDir: fixtures,
+      http: [http('skill'), http('http_tool')],
+      tools: [defineTool({ name: 'host_tool', description: 'host', execute: () => 'ok' })],
+      logger,
+    })
+    expect(tk.mcpStatus()).toStrictEqual({ fx: 'connected' })
+    const sources = tk.tools().map((tool) => tool.source)
+    const firstNonMcp = sources.indexOf('skill')
+    expect(firstNonMcp).toBeGreaterThan(0)
+    expect(sources.slice(0, firstNonMcp).every((source) => source === 'mcp')).toBe(true)
+    expect(
+      tk
+        .tools()
+        .slice(firstNonMcp)
+        .map((tool) => [tool.name, tool.source]),
+    ).toStrictEqual([
+      ['skill', 'skill'],
+      ['http_tool', 'http'],
+      ['host_tool', 'native'],
+    ])
+    expect(warnings).toStrictEqual([
+      'Duplicate tool name "skill": kept the skill tool, dropped the http tool.',
+    ])
+  })
+
   it('answers an unknown name with the names that exist', async () => {
     const tk = await createToolkit({ skillsDir: fixtures, logger: collect().logger })
     expect(await tk.execute('skill', { name: 'x' })).toStrictEqual({

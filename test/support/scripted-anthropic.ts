@@ -60,12 +60,20 @@ export const anthropicProtocol: WireProtocol = {
     for (const call of step.toolCalls ?? []) {
       events.push({
         event: 'content_block_start',
-        data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } },
+        data: {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+        },
       })
       for (const piece of splitText(call.arguments)) {
         events.push({
           event: 'content_block_delta',
-          data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } },
+          data: {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: piece },
+          },
         })
       }
       events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } })
@@ -84,6 +92,9 @@ export const anthropicProtocol: WireProtocol = {
   },
   error: (status: number, message: string) => ({
     type: 'error',
-    error: { type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message },
+    error: {
+      type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error',
+      message,
+    },
   }),
 }

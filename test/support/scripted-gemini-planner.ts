@@ -13,9 +13,28 @@ import type {
 } from './scripted-gemini.js'
 import { responseBody, streamReply } from './scripted-gemini.js'
 
-type Declaration = NonNullable<NonNullable<GeminiRequestJson['tools']>[number]['functionDeclarations']>[number]
+type Declaration = NonNullable<
+  NonNullable<GeminiRequestJson['tools']>[number]['functionDeclarations']
+>[number]
 
-const STOP_WORDS = new Set(['what', 'which', 'with', 'from', 'that', 'this', 'have', 'does', 'there', 'about', 'please', 'tool', 'tools', 'given', 'returns', 'return'])
+const STOP_WORDS = new Set([
+  'what',
+  'which',
+  'with',
+  'from',
+  'that',
+  'this',
+  'have',
+  'does',
+  'there',
+  'about',
+  'please',
+  'tool',
+  'tools',
+  'given',
+  'returns',
+  'return',
+])
 
 /**
  * A script function for `startScriptedGemini` that plans like a (very literal) model.
@@ -47,19 +66,27 @@ export function createGeminiPlanner(): (request: RecordedGeminiRequest) => Gemin
     if (answers.length > 0) {
       const lines = answers.map((part) => {
         const response = part.functionResponse?.response ?? {}
-        const said = 'error' in response ? `failed: ${String(response.error)}` : String(response.output)
+        const full = 'error' in response ? `failed: ${String(response.error)}` : String(response.output)
+        // A model summarises; one line of each result is enough to show it read them.
+        const said = full.length > 120 ? `${full.replace(/\s+/g, ' ').slice(0, 117)}…` : full
         return `${part.functionResponse?.name} → ${said}`
       })
       signatures += 1
       // Gemini 3 may sign a text answer on a trailing empty part; send it back like one.
-      return reply([{ text: `Here is what the tools said:\n${lines.join('\n')}` }, { text: '', thoughtSignature: signature(signatures) }])
+      return reply([
+        { text: `Here is what the tools said:\n${lines.join('\n')}` },
+        { text: '', thoughtSignature: signature(signatures) },
+      ])
     }
 
     const question = (last?.parts ?? []).map((part) => part.text ?? '').join(' ')
     const declarations = request.body.tools?.flatMap((tool) => tool.functionDeclarations ?? []) ?? []
     const chosen = chooseDeclarations(question, declarations)
     if (chosen.length === 0) {
-      const offer = declarations.length === 0 ? 'I have no tools.' : `I can use: ${declarations.map((d) => d.name).join(', ')}.`
+      const offer =
+        declarations.length === 0
+          ? 'I have no tools.'
+          : `I can use: ${declarations.map((d) => d.name).join(', ')}.`
       return reply([{ text: `(offline Gemini) You asked: "${question}". ${offer}` }])
     }
     signatures += 1
@@ -78,7 +105,11 @@ function signature(index: number): string {
 }
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((word) => word.length >= 4 && !STOP_WORDS.has(word))
+  // "2 + 3" asks for a sum as surely as the word does.
+  const spelled = text.replace(/\d\s*\+\s*\d/g, ' sum add ')
+  return (spelled.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(
+    (word) => (word.length >= 4 || word === 'sum' || word === 'add') && !STOP_WORDS.has(word),
+  )
 }
 
 function countWords(contents: GeminiContentJson[]): number {
@@ -88,7 +119,8 @@ function countWords(contents: GeminiContentJson[]): number {
 /** The declarations sharing a word with the question (stems by prefix), best first, at most three. */
 function chooseDeclarations(question: string, declarations: Declaration[]): Declaration[] {
   const asked = words(question)
-  const related = (word: string): boolean => asked.some((other) => other.startsWith(word.slice(0, 5)) || word.startsWith(other.slice(0, 5)))
+  const related = (word: string): boolean =>
+    asked.some((other) => other.startsWith(word.slice(0, 5)) || word.startsWith(other.slice(0, 5)))
   return declarations
     .map((declaration) => {
       const nameWords = words(declaration.name.replace(/[_-]/g, ' '))
@@ -106,12 +138,18 @@ function chooseDeclarations(question: string, declarations: Declaration[]): Decl
 function argumentsFor(declaration: Declaration, question: string): JsonObject {
   const schema = declaration.parameters ?? {}
   const properties = isObject(schema.properties) ? schema.properties : {}
-  const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : []
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name) => typeof name === 'string')
+    : []
   const names = Object.keys(properties)
   const wanted = names.length <= 3 ? names : required
   const numbers = (question.match(/-?\d+(\.\d+)?/g) ?? []).map(Number)
-  const properNouns = question.match(/\b[A-Z][a-zA-Z]+\b/g)?.filter((word, index) => index > 0 || !/^(What|How|Is|Can|Please|Get|Tell|Say)$/.test(word)) ?? []
-  const quoted = question.match(/"([^"]+)"|'([^']+)'/)
+  const quoted = [...question.matchAll(/"([^"]+)"|'([^']+)'/g)].map((match) => match[1] ?? match[2] ?? '')
+  const unquoted = question.replace(/"[^"]*"|'[^']*'/g, ' ')
+  // Capitalised words that do not start a sentence: names of places and people.
+  const properNouns = [...unquoted.matchAll(/(?<![.?!]\s|^)\b([A-Z][a-zA-Z]+)\b/g)].map(
+    (match) => match[1] ?? '',
+  )
   const args: JsonObject = {}
   for (const name of wanted) {
     const property = properties[name]
@@ -122,9 +160,36 @@ function argumentsFor(declaration: Declaration, question: string): JsonObject {
     else if (type === 'boolean') args[name] = true
     else if (type === 'array') args[name] = []
     else if (type === 'object') args[name] = {}
-    else args[name] = quoted?.[1] ?? quoted?.[2] ?? properNouns.shift() ?? question.split(/\s+/).at(-1)?.replace(/[?.!]$/, '') ?? ''
+    else {
+      // A word of the question the declaration itself names (a skill listed in its description), then a
+      // quoted phrase for free text, then a proper noun, then the question's last word.
+      const named = knownWord(
+        question,
+        `${declaration.description ?? ''} ${String(property.description ?? '')}`,
+      )
+      const freeText = /message|text|query|content|input|prompt/i.test(name)
+      args[name] =
+        named ??
+        (freeText ? quoted.shift() : undefined) ??
+        properNouns.shift() ??
+        quoted.shift() ??
+        question
+          .split(/\s+/)
+          .at(-1)
+          ?.replace(/[?.!]$/, '') ??
+        ''
+    }
   }
   return args
+}
+
+/** A hyphenated or long word that appears both in the question and in the declaration's text. */
+function knownWord(question: string, declarationText: string): string | undefined {
+  const offered = new Set(declarationText.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)+/g) ?? [])
+  return question
+    .toLowerCase()
+    .match(/[a-z0-9]+(?:-[a-z0-9]+)+/g)
+    ?.find((word) => offered.has(word))
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -5,8 +5,8 @@
 //   Gemini API  POST /{version}/models/{model}:generateContent
 //               POST /{version}/models/{model}:streamGenerateContent?alt=sse
 //   Vertex AI   POST /{version}/projects/{project}/locations/{location}/publishers/google/models/{model}:…
-// Like Gemini, it answers 400 when a request breaks the function-calling rules: a content without parts,
-// a function-call turn not followed by one user turn with as many `functionResponse` parts, or a
+// Like Gemini, it answers 400 when a request breaks its rules: a content without parts, a part that is
+// only `{ text: '' }`, a function-call turn not followed by one user turn with as many `functionResponse` parts, or a
 // `functionCall` part it sent with a `thoughtSignature` coming back without it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
@@ -33,7 +33,9 @@ export interface GeminiContentJson {
 /** A request body as the SDK sends it. */
 export interface GeminiRequestJson {
   contents: GeminiContentJson[]
-  tools?: Array<{ functionDeclarations?: Array<{ name: string; description?: string; parameters?: JsonObject }> }>
+  tools?: Array<{
+    functionDeclarations?: Array<{ name: string; description?: string; parameters?: JsonObject }>
+  }>
   systemInstruction?: GeminiContentJson
   generationConfig?: JsonObject
   [key: string]: unknown
@@ -77,7 +79,13 @@ export type GeminiReply =
   /** `data:` events, one per chunk, `delayMs` apart. Only for streaming requests. */
   | { kind: 'stream'; chunks: GeminiResponseJson[]; delayMs?: number }
   /** An HTTP error with Gemini's error body. */
-  | { kind: 'error'; status: number; message?: string; headers?: Record<string, string>; details?: JsonObject[] }
+  | {
+      kind: 'error'
+      status: number
+      message?: string
+      headers?: Record<string, string>
+      details?: JsonObject[]
+    }
   /** Never answers; the request ends only when the client goes away. */
   | { kind: 'hang' }
 
@@ -119,7 +127,9 @@ export async function startScriptedGemini(options: { script: GeminiScript }): Pr
     const script = options.script
     if (typeof script === 'function') return script(request, index)
     const step = script[index]
-    if (step === undefined) return { kind: 'error', status: 500, message: `script has no step ${index + 1}` }
+    // A 400, so that the loop does not retry a test's mistake.
+    if (step === undefined)
+      return { kind: 'error', status: 400, message: `scripted server: the script has no step ${index + 1}` }
     return typeof step === 'function' ? step(request) : step
   }
 
@@ -217,12 +227,22 @@ export function streamReply(
   const bodies = chunks.map((parts, index): GeminiResponseJson => {
     const last = index === chunks.length - 1
     return {
-      candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason: options.finishReason ?? 'STOP' } : {}), index: 0 }],
+      candidates: [
+        {
+          content: { role: 'model', parts },
+          ...(last ? { finishReason: options.finishReason ?? 'STOP' } : {}),
+          index: 0,
+        },
+      ],
       ...(last && options.usage !== undefined ? { usageMetadata: options.usage } : {}),
       modelVersion: 'scripted-gemini',
     }
   })
-  return { kind: 'stream', chunks: bodies, ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }) }
+  return {
+    kind: 'stream',
+    chunks: bodies,
+    ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
+  }
 }
 
 /** The response body of {@link modelReply}. */
@@ -231,7 +251,9 @@ export function responseBody(
   options: { finishReason?: string; usage?: GeminiResponseJson['usageMetadata'] } = {},
 ): GeminiResponseJson {
   return {
-    candidates: [{ content: { role: 'model', parts }, finishReason: options.finishReason ?? 'STOP', index: 0 }],
+    candidates: [
+      { content: { role: 'model', parts }, finishReason: options.finishReason ?? 'STOP', index: 0 },
+    ],
     usageMetadata: options.usage ?? { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
     modelVersion: 'scripted-gemini',
   }
@@ -239,11 +261,18 @@ export function responseBody(
 
 function matchRoute(
   pathname: string,
-): Pick<RecordedGeminiRequest, 'api' | 'apiVersion' | 'model' | 'project' | 'location' | 'stream'> | undefined {
+):
+  | Pick<RecordedGeminiRequest, 'api' | 'apiVersion' | 'model' | 'project' | 'location' | 'stream'>
+  | undefined {
   const gemini = GEMINI_ROUTE.exec(pathname)
   if (gemini !== null) {
     const [, apiVersion = '', model = '', method] = gemini
-    return { api: 'gemini', apiVersion, model: decodeURIComponent(model), stream: method === 'streamGenerateContent' }
+    return {
+      api: 'gemini',
+      apiVersion,
+      model: decodeURIComponent(model),
+      stream: method === 'streamGenerateContent',
+    }
   }
   const vertex = VERTEX_ROUTE.exec(pathname)
   if (vertex !== null) {
@@ -270,13 +299,19 @@ function readBody(incoming: IncomingMessage): Promise<string> {
 }
 
 /** Gemini's own checks on a function-calling conversation; the message is the one Gemini gives. */
-function checkRequest(body: GeminiRequestJson, issuedSignatures: ReadonlyMap<string, string>): string | undefined {
+function checkRequest(
+  body: GeminiRequestJson,
+  issuedSignatures: ReadonlyMap<string, string>,
+): string | undefined {
   if (!Array.isArray(body.contents) || body.contents.length === 0) return '* contents: must not be empty'
   for (let index = 0; index < body.contents.length; index++) {
     const content = body.contents[index]
     const parts = content?.parts
     if (!Array.isArray(parts) || parts.length === 0) {
       return `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.`
+    }
+    if (parts.some((part) => part.text === '' && Object.keys(part).length === 1)) {
+      return 'Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.'
     }
     const calls = parts.filter((part) => part.functionCall !== undefined)
     if (content?.role !== 'model' || calls.length === 0) continue
@@ -286,7 +321,9 @@ function checkRequest(body: GeminiRequestJson, issuedSignatures: ReadonlyMap<str
         return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${part.functionCall?.name}\` , position ${index + 1}.`
       }
     }
-    const answers = (body.contents[index + 1]?.parts ?? []).filter((part) => part.functionResponse !== undefined)
+    const answers = (body.contents[index + 1]?.parts ?? []).filter(
+      (part) => part.functionResponse !== undefined,
+    )
     if (index + 1 < body.contents.length && answers.length !== calls.length) {
       return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.'
     }

@@ -10,7 +10,11 @@ export const googleProtocol: WireProtocol = {
   isStream: (request: RecordedRequest) => request.path.includes(':streamGenerateContent'),
   json: (step: Reply) => ({
     candidates: [
-      { content: { role: 'model', parts: [...textParts(step.text), ...callParts(step)] }, finishReason: 'STOP', index: 0 },
+      {
+        content: { role: 'model', parts: [...textParts(step.text), ...callParts(step)] },
+        finishReason: 'STOP',
+        index: 0,
+      },
     ],
     usageMetadata: usageOf(step),
     modelVersion: 'gemini-scripted',
@@ -18,10 +22,14 @@ export const googleProtocol: WireProtocol = {
   events: (step: Reply) => {
     const chunks: Array<{ data: unknown }> = []
     for (const piece of step.text === undefined ? [] : splitText(step.text)) {
-      chunks.push({ data: { candidates: [{ content: { role: 'model', parts: [{ text: piece }] }, index: 0 }] } })
+      chunks.push({
+        data: { candidates: [{ content: { role: 'model', parts: [{ text: piece }] }, index: 0 }] },
+      })
     }
     if (step.toolCalls?.length) {
-      chunks.push({ data: { candidates: [{ content: { role: 'model', parts: callParts(step) }, index: 0 }] } })
+      chunks.push({
+        data: { candidates: [{ content: { role: 'model', parts: callParts(step) }, index: 0 }] },
+      })
     }
     chunks.push({
       data: {
@@ -46,7 +54,9 @@ function textParts(text: string | undefined): Array<{ text: string }> {
 }
 
 function callParts(step: Reply): Array<{ functionCall: { name: string; args: unknown } }> {
-  return (step.toolCalls ?? []).map((call) => ({ functionCall: { name: call.name, args: JSON.parse(call.arguments) } }))
+  return (step.toolCalls ?? []).map((call) => ({
+    functionCall: { name: call.name, args: JSON.parse(call.arguments) },
+  }))
 }
 
 function usageOf(step: Reply): Record<string, number> {

@@ -44,10 +44,15 @@ export const openaiChatProtocol: WireProtocol = {
       },
     })
     const events: Array<{ data: unknown } | { raw: string }> = [chunk({ role: 'assistant', content: '' })]
-    for (const piece of step.text === undefined ? [] : splitText(step.text)) events.push(chunk({ content: piece }))
+    for (const piece of step.text === undefined ? [] : splitText(step.text))
+      events.push(chunk({ content: piece }))
     step.toolCalls?.forEach((call, index) => {
       events.push(
-        chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+        chunk({
+          tool_calls: [
+            { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+          ],
+        }),
       )
       for (const piece of splitText(call.arguments)) {
         events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
@@ -68,7 +73,12 @@ export const openaiChatProtocol: WireProtocol = {
     return events
   },
   error: (status: number, message: string) => ({
-    error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null },
+    error: {
+      message,
+      type: status === 429 ? 'rate_limit_exceeded' : 'server_error',
+      param: null,
+      code: null,
+    },
   }),
 }
 
@@ -103,7 +113,10 @@ export const openaiResponsesProtocol: WireProtocol = {
       incomplete_details: null,
     }
     const events: Array<{ event?: string; data: unknown }> = [
-      { event: 'response.created', data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } } },
+      {
+        event: 'response.created',
+        data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } },
+      },
     ]
     output.forEach((item, outputIndex) => {
       if (item.type === 'message') {
@@ -172,7 +185,14 @@ type ResponsesItem =
       status: 'completed'
       content: Array<{ type: 'output_text'; text: string; annotations: [] }>
     }
-  | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: 'completed' }
+  | {
+      type: 'function_call'
+      id: string
+      call_id: string
+      name: string
+      arguments: string
+      status: 'completed'
+    }
 
 function responseOutput(step: Reply): ResponsesItem[] {
   const output: ResponsesItem[] = []

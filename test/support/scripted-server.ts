@@ -60,7 +60,10 @@ export interface ScriptedServer {
  * A local endpoint that speaks one provider's wire protocol (JSON and SSE), records every request body,
  * and answers by playing a script. Loopback only, port 0.
  */
-export async function startScriptedServer(options: { protocol: WireProtocol; script: Script }): Promise<ScriptedServer> {
+export async function startScriptedServer(options: {
+  protocol: WireProtocol
+  script: Script
+}): Promise<ScriptedServer> {
   const { protocol, script } = options
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
@@ -116,7 +119,12 @@ function answer(options: {
       response.socket?.destroy()
       return
     case 'error':
-      sendJson(response, step.status, protocol.error(step.status, step.message ?? `scripted ${step.status}`), step.headers)
+      sendJson(
+        response,
+        step.status,
+        protocol.error(step.status, step.message ?? `scripted ${step.status}`),
+        step.headers,
+      )
       return
     case 'reply': {
       if (!protocol.isStream(request)) {
@@ -126,7 +134,10 @@ function answer(options: {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       for (const event of protocol.events(step, request)) {
         if ('raw' in event) response.write(`${event.raw}\n\n`)
-        else response.write(`${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${JSON.stringify(event.data)}\n\n`)
+        else
+          response.write(
+            `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${JSON.stringify(event.data)}\n\n`,
+          )
       }
       response.end()
       return
@@ -138,7 +149,12 @@ function answer(options: {
   }
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers })
   response.end(JSON.stringify(body))
 }

@@ -8,9 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { CITY, EXPECTED_ANSWER, TIME_MARKER, TIME_TOOL, WEATHER_MARKER, WEATHER_TOOL } from '../scenario.js'
 
 /** What the script decided for one request. */
-type Decision =
-  | { kind: 'calls'; weatherName: string; timeName: string }
-  | { kind: 'answer'; text: string }
+type Decision = { kind: 'calls'; weatherName: string; timeName: string } | { kind: 'answer'; text: string }
 
 const WEATHER_CALL_ID = 'call_weather'
 const TIME_CALL_ID = 'call_time'
@@ -78,12 +76,17 @@ function decideOpenAI(request: OpenAIRequest): Decision {
   )
 }
 
-function openAIToolCalls(decision: Extract<Decision, { kind: 'calls' }>): unknown[] {
+interface OpenAIToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+function openAIToolCalls(decision: Extract<Decision, { kind: 'calls' }>): OpenAIToolCall[] {
   return [
-    [WEATHER_CALL_ID, decision.weatherName],
-    [TIME_CALL_ID, decision.timeName],
-  ].map(([id, name], index) => ({
-    index,
+    { id: WEATHER_CALL_ID, name: decision.weatherName },
+    { id: TIME_CALL_ID, name: decision.timeName },
+  ].map(({ id, name }) => ({
     id,
     type: 'function',
     function: { name, arguments: JSON.stringify(ARGUMENTS) },
@@ -101,7 +104,7 @@ function answerOpenAI(request: OpenAIRequest, response: ServerResponse): void {
         ? {
             role: 'assistant',
             content: null,
-            tool_calls: openAIToolCalls(decision).map(({ index: _index, ...call }: { index?: number }) => call),
+            tool_calls: openAIToolCalls(decision),
           }
         : { role: 'assistant', content: decision.text }
     sendJson(response, {
@@ -119,7 +122,9 @@ function answerOpenAI(request: OpenAIRequest, response: ServerResponse): void {
     ...extra,
   })
   const delta =
-    decision.kind === 'calls' ? { tool_calls: openAIToolCalls(decision) } : { content: decision.text }
+    decision.kind === 'calls'
+      ? { tool_calls: openAIToolCalls(decision).map((call, index) => ({ index, ...call })) }
+      : { content: decision.text }
   const events = [
     chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
     chunk([{ index: 0, delta, finish_reason: null }]),
@@ -154,7 +159,10 @@ function decideGemini(request: GeminiRequest): Decision {
   if (decision.kind === 'answer') return decision
   // The model turn must come back verbatim, signature included, or Gemini 3 rejects the request.
   const modelTurn = contents.at(-2)
-  if (modelTurn?.parts?.[0] === undefined || !JSON.stringify(modelTurn.parts[0]).includes(THOUGHT_SIGNATURE)) {
+  if (
+    modelTurn?.parts?.[0] === undefined ||
+    !JSON.stringify(modelTurn.parts[0]).includes(THOUGHT_SIGNATURE)
+  ) {
     return { kind: 'answer', text: 'BENCH-ERROR: the model turn lost its thoughtSignature' }
   }
   return checkResults(
@@ -166,13 +174,21 @@ function decideGemini(request: GeminiRequest): Decision {
   )
 }
 
-function answerGemini(request: GeminiRequest, model: string, streaming: boolean, response: ServerResponse): void {
+function answerGemini(
+  request: GeminiRequest,
+  model: string,
+  streaming: boolean,
+  response: ServerResponse,
+): void {
   const decision = decideGemini(request)
   if (decision.kind === 'answer' && decision.text !== EXPECTED_ANSWER) counters.errors++
   const parts =
     decision.kind === 'calls'
       ? [
-          { functionCall: { name: decision.weatherName, args: ARGUMENTS }, thoughtSignature: THOUGHT_SIGNATURE },
+          {
+            functionCall: { name: decision.weatherName, args: ARGUMENTS },
+            thoughtSignature: THOUGHT_SIGNATURE,
+          },
           { functionCall: { name: decision.timeName, args: ARGUMENTS } },
         ]
       : [{ text: decision.text }]
@@ -203,7 +219,10 @@ function sendSse(response: ServerResponse, data: string[]): void {
 function sendError(response: ServerResponse, status: number, message: string): void {
   counters.errors++
   const text = JSON.stringify({ error: { message, code: status } })
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  })
   response.end(text)
 }
 

@@ -19,7 +19,7 @@ export type WorkerCommand =
 
 export type WorkerReply =
   | { type: 'ready'; importMs: number; initMs: number; firstRunMs: number; rssBytes: number }
-  | { type: 'batch'; durations: number[] }
+  | { type: 'batch'; durations: number[]; cpuMsPerRun: number }
   | { type: 'concurrent'; wallMs: number }
   | { type: 'memory'; maxRssBytes: number; rssBytes: number }
   | { type: 'closed'; closeMs: number; maxRssBytes: number }

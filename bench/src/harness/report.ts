@@ -18,6 +18,8 @@ export interface SpecResult {
   cold: { importMs: number[]; initMs: number[]; firstRunMs: number[] }
   /** Each round's run durations, after warm-up. */
   rounds: number[][]
+  /** Each round's client CPU time per run (this process, all threads), in ms. */
+  cpuRounds: number[]
   concurrency: number
   concurrentWallMs: number[]
   modelCallsPerRun: number
@@ -36,6 +38,8 @@ export interface ReportInput {
   benchDir: string
   endpointErrors: number
   profiled: string | undefined
+  /** The 1-minute load average at the start and at the end: how busy the machine was besides the bench. */
+  load: { start: number; end: number }
 }
 
 const PEER_PACKAGES = [
@@ -86,29 +90,56 @@ function megabytes(bytes: number | undefined): string {
 }
 
 function table(header: string[], rows: string[][]): string {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)))
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
   const line = (cells: string[]): string =>
     `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
-  return [line(header), `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`, ...rows.map(line)].join('\n')
+  return [
+    line(header),
+    `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n')
 }
 
 function measured(spec: SpecResult | undefined): spec is SpecResult {
   return spec !== undefined && spec.error === undefined && spec.rounds.length > 0
 }
 
-/** The median over rounds of `combine(a's round median, b's round median)`; rounds line up by index. */
-function perRound(a: SpecResult | undefined, b: SpecResult | undefined, combine: (x: number, y: number) => number): number | undefined {
+type Metric = (spec: SpecResult, round: number) => number
+const wall: Metric = (spec, round) => median(spec.rounds[round]!)
+const cpuTime: Metric = (spec, round) => spec.cpuRounds[round]!
+
+/** The median over rounds of `combine(a's round value, b's round value)`; rounds line up by index. */
+function perRound(
+  a: SpecResult | undefined,
+  b: SpecResult | undefined,
+  metric: Metric,
+  combine: (x: number, y: number) => number,
+): number | undefined {
   if (!measured(a) || !measured(b)) return undefined
   const count = Math.min(a.rounds.length, b.rounds.length)
   const values: number[] = []
-  for (let round = 0; round < count; round++) values.push(combine(median(a.rounds[round]!), median(b.rounds[round]!)))
+  for (let round = 0; round < count; round++) values.push(combine(metric(a, round), metric(b, round)))
   return median(values)
 }
 
-const ratioOf = (a: SpecResult | undefined, b: SpecResult | undefined): number | undefined =>
-  a === b ? undefined : perRound(a, b, (x, y) => x / y)
-const differenceOf = (a: SpecResult | undefined, b: SpecResult | undefined): number | undefined =>
-  perRound(a, b, (x, y) => x - y)
+function ratioOf(
+  a: SpecResult | undefined,
+  b: SpecResult | undefined,
+  metric: Metric = wall,
+): number | undefined {
+  if (a === b) return measured(a) ? 1 : undefined
+  return perRound(a, b, metric, (x, y) => x / y)
+}
+
+function differenceOf(
+  a: SpecResult | undefined,
+  b: SpecResult | undefined,
+  metric: Metric = wall,
+): number | undefined {
+  return perRound(a, b, metric, (x, y) => x - y)
+}
 
 function verdict(value: number | undefined, limit: number): string {
   if (value === undefined) return 'not measured'
@@ -137,21 +168,34 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   lines.push(
     `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time. Ratios are medians of per-round ratios of round medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
   )
-  lines.push('- Reproduce: `npm run bench` (or `npm run bench -- --quick` for a smoke run) in a clone of the repository.')
-  if (input.profiled !== undefined) lines.push(`- Note: ${input.profiled} ran under --cpu-prof; its timings include the profiler.`)
+  lines.push(
+    '- Reproduce: `npm run bench` (or `npm run bench -- --quick` for a smoke run) in a clone of the repository.',
+  )
+  if (input.profiled !== undefined)
+    lines.push(`- Note: ${input.profiled} ran under --cpu-prof; its timings include the profiler.`)
   lines.push('')
 
   const groups: Array<{ protocol: Protocol; variant: ToolVariant; title: string }> = [
     { protocol: 'openai', variant: 'native', title: 'OpenAI-compatible endpoint, native tools' },
-    { protocol: 'openai', variant: 'mcp', title: 'OpenAI-compatible endpoint, tools from one stdio MCP server' },
+    {
+      protocol: 'openai',
+      variant: 'mcp',
+      title: 'OpenAI-compatible endpoint, tools from one stdio MCP server',
+    },
     { protocol: 'gemini', variant: 'native', title: 'Gemini endpoint (@google/genai), native tools' },
-    { protocol: 'gemini', variant: 'mcp', title: 'Gemini endpoint (@google/genai), tools from one stdio MCP server' },
+    {
+      protocol: 'gemini',
+      variant: 'mcp',
+      title: 'Gemini endpoint (@google/genai), tools from one stdio MCP server',
+    },
   ]
   lines.push('## Per request')
   lines.push('')
   const notes: string[] = []
   for (const group of groups) {
-    const members = specs.filter((spec) => spec.info.protocol === group.protocol && spec.variant === group.variant)
+    const members = specs.filter(
+      (spec) => spec.info.protocol === group.protocol && spec.variant === group.variant,
+    )
     if (members.length === 0) continue
     const references = REFERENCES[group.protocol]
     const floor = find(references.floor, group.variant)
@@ -163,8 +207,9 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
       'import ms',
       'p50 ms',
       'p95 ms',
+      'client CPU ms/run',
       `overhead ms/run vs ${group.protocol === 'openai' ? 'raw fetch' : 'bare loop'}`,
-      `× ${group.protocol === 'openai' ? 'doGenerate floor' : 'bare generateContent'}`,
+      `× ${group.protocol === 'openai' ? 'doGenerate floor' : 'bare generateContent'} (wall / CPU)`,
       ...(group.protocol === 'openai' ? ['× generateText'] : []),
       'model calls/run',
       'peak RSS MB (seq / @100)',
@@ -176,18 +221,19 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
       }
       const all = spec.rounds.flat()
       const throughput =
-        spec.concurrentWallMs.length === 0 ? undefined : spec.concurrency / (median(spec.concurrentWallMs) / 1000)
+        spec.concurrentWallMs.length === 0
+          ? undefined
+          : spec.concurrency / (median(spec.concurrentWallMs) / 1000)
       return [
         spec.error === undefined ? spec.info.label : `${spec.info.label} (failed, see below)`,
         ms(median(spec.cold.initMs)),
         ms(median(spec.cold.importMs)),
         ms(percentile(all, 0.5)),
         ms(percentile(all, 0.95)),
+        ms(spec.cpuRounds.length === 0 ? undefined : median(spec.cpuRounds)),
         ms(differenceOf(spec, rawFloor)),
-        ratio(ratioOf(spec, floor) ?? (spec === floor && measured(spec) ? 1 : undefined)),
-        ...(group.protocol === 'openai'
-          ? [ratio(ratioOf(spec, framework) ?? (spec === framework && measured(spec) ? 1 : undefined))]
-          : []),
+        `${ratio(ratioOf(spec, floor))} / ${ratio(ratioOf(spec, floor, cpuTime))}`,
+        ...(group.protocol === 'openai' ? [ratio(ratioOf(spec, framework))] : []),
         Number.isFinite(spec.modelCallsPerRun) ? spec.modelCallsPerRun.toFixed(1) : '—',
         `${megabytes(spec.maxRssSequentialBytes)} / ${megabytes(spec.maxRssPeakBytes)}`,
         throughput === undefined ? '—' : throughput.toFixed(0),
@@ -216,17 +262,38 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     if (ids.length === 0) continue
     const rows = ids.map((otherId) => {
       const label = others.find((spec) => spec.info.id === otherId)!.info.label
+      const pair = (variant: ToolVariant): [SpecResult | undefined, SpecResult | undefined] => [
+        find(id, variant),
+        find(otherId, variant),
+      ]
       return [
         label,
-        ratio(ratioOf(find(id, 'native'), find(otherId, 'native'))),
-        ratio(ratioOf(find(id, 'mcp'), find(otherId, 'mcp'))),
-        ms(differenceOf(find(id, 'native'), find(otherId, 'native'))),
-        ms(differenceOf(find(id, 'mcp'), find(otherId, 'mcp'))),
+        ratio(ratioOf(...pair('native'))),
+        ratio(ratioOf(...pair('native'), cpuTime)),
+        ms(differenceOf(...pair('native'))),
+        ratio(ratioOf(...pair('mcp'))),
+        ratio(ratioOf(...pair('mcp'), cpuTime)),
+        ms(differenceOf(...pair('mcp'))),
       ]
     })
-    lines.push(`### ${id === 'toolnexus-ai-sdk' ? 'toolnexus (AI SDK model)' : 'toolnexus (@google/genai)'} ÷ …`)
+    lines.push(
+      `### ${id === 'toolnexus-ai-sdk' ? 'toolnexus (AI SDK model)' : 'toolnexus (@google/genai)'} ÷ …`,
+    )
     lines.push('')
-    lines.push(table(['Other', 'native ×', 'MCP ×', 'native Δ ms/run', 'MCP Δ ms/run'], rows))
+    lines.push(
+      table(
+        [
+          'Other',
+          'native wall ×',
+          'native CPU ×',
+          'native Δ wall ms/run',
+          'MCP wall ×',
+          'MCP CPU ×',
+          'MCP Δ wall ms/run',
+        ],
+        rows,
+      ),
+    )
     lines.push('')
   }
 
@@ -238,14 +305,36 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     const generateText = ratioOf(toolnexus, find('ai-sdk-generate-text', variant))
     const doGenerate = ratioOf(toolnexus, find('floor-do-generate', variant))
     const genai = ratioOf(find('toolnexus-genai', variant), find('genai-generate-content', variant))
-    targetRows.push([`#3, ${variant}`, 'toolnexus loop ÷ AI SDK generateText', '≤ 0.85×', ratio(generateText), verdict(generateText, 0.85)])
-    targetRows.push([`#3/#8, ${variant}`, 'toolnexus loop ÷ bare doGenerate loop', '≤ 1.10×', ratio(doGenerate), verdict(doGenerate, 1.1)])
-    targetRows.push([`#4, ${variant}`, 'toolnexus genai loop ÷ bare generateContent loop', '≤ 1.10×', ratio(genai), verdict(genai, 1.1)])
+    targetRows.push([
+      `#3, ${variant}`,
+      'toolnexus loop ÷ AI SDK generateText',
+      '≤ 0.85×',
+      ratio(generateText),
+      verdict(generateText, 0.85),
+    ])
+    targetRows.push([
+      `#3/#8, ${variant}`,
+      'toolnexus loop ÷ bare doGenerate loop',
+      '≤ 1.10×',
+      ratio(doGenerate),
+      verdict(doGenerate, 1.1),
+    ])
+    targetRows.push([
+      `#4, ${variant}`,
+      'toolnexus genai loop ÷ bare generateContent loop',
+      '≤ 1.10×',
+      ratio(genai),
+      verdict(genai, 1.1),
+    ])
   }
   for (const variant of ['native', 'mcp'] as const) {
     const toolnexus = find('toolnexus-ai-sdk', variant)
     const peers = specs.filter(
-      (spec) => spec.variant === variant && spec.info.protocol === 'openai' && !spec.info.floor && !spec.info.toolnexus,
+      (spec) =>
+        spec.variant === variant &&
+        spec.info.protocol === 'openai' &&
+        !spec.info.floor &&
+        !spec.info.toolnexus,
     )
     const slower = peers.filter((peer) => (ratioOf(toolnexus, peer) ?? Number.POSITIVE_INFINITY) >= 1)
     const measuredPeers = peers.filter(measured)
@@ -254,10 +343,14 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
       'lowest per-request time among the frameworks',
       `< every peer (${measuredPeers.length} measured)`,
       slower.length === 0 ? 'lowest' : `not lower than ${slower.map((peer) => peer.info.label).join(', ')}`,
-      !measured(toolnexus) ? 'not measured' : slower.length === 0 ? 'met' : 'MISSED',
+      !measured(toolnexus) || measuredPeers.length === 0
+        ? 'not measured'
+        : slower.length === 0
+          ? 'met'
+          : 'MISSED',
     ])
   }
-  lines.push(table(['Issue', 'What', 'Target', 'Measured', 'Verdict'], targetRows))
+  lines.push(table(['Issue', 'What', 'Target', 'Measured (wall; CPU beside)', 'Verdict (wall)'], targetRows))
   lines.push('')
 
   lines.push('## Scale (toolnexus)')
@@ -289,11 +382,25 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     lines.push('')
     lines.push(
       table(
-        ['Servers', 'together in one toolkit ms', 'slowest alone ms', 'sum of each alone ms', 'together ÷ slowest', 'together ÷ sum'],
+        [
+          'Servers',
+          'together in one toolkit ms',
+          'slowest alone ms',
+          'sum of each alone ms',
+          'together ÷ slowest',
+          'together ÷ sum',
+        ],
         scale.mcp.map((row) => {
           const slowest = Math.max(...row.aloneMs)
           const sum = row.aloneMs.reduce((total, value) => total + value, 0)
-          return [row.label, ms(row.togetherMs), ms(slowest), ms(sum), ratio(row.togetherMs / slowest), ratio(row.togetherMs / sum)]
+          return [
+            row.label,
+            ms(row.togetherMs),
+            ms(slowest),
+            ms(sum),
+            ratio(row.togetherMs / slowest),
+            ratio(row.togetherMs / sum),
+          ]
         }),
       ),
     )
@@ -304,7 +411,9 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     lines.push('')
   }
   if (Number.isFinite(input.endpointErrors) && input.endpointErrors > 0) {
-    lines.push(`Warning: the scripted endpoint saw ${input.endpointErrors} malformed exchanges (see the failed rows).`)
+    lines.push(
+      `Warning: the scripted endpoint saw ${input.endpointErrors} malformed exchanges (see the failed rows).`,
+    )
   }
   const markdown = `${lines.join('\n')}\n`
   return { text: markdown, markdown }

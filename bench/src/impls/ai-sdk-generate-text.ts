@@ -34,7 +34,13 @@ export const create: CreateImplementation = async (options) => {
   }
   return {
     async run() {
-      const result = await generateText({ model, system: SYSTEM, prompt: PROMPT, tools, stopWhen: isStepCount(10) })
+      const result = await generateText({
+        model,
+        system: SYSTEM,
+        prompt: PROMPT,
+        tools,
+        stopWhen: isStepCount(10),
+      })
       return result.text
     },
     close,

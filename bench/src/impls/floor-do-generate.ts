@@ -31,7 +31,9 @@ export const create: CreateImplementation = async (options) => {
           return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
         }
         const parsed = calls.map((call) => JSON.parse(call.input) as unknown)
-        const outputs = await Promise.all(calls.map((call, index) => callPlainTool(tools, call.toolName, parsed[index])))
+        const outputs = await Promise.all(
+          calls.map((call, index) => callPlainTool(tools, call.toolName, parsed[index])),
+        )
         prompt.push({
           role: 'assistant',
           content: calls.map((call, index) => ({

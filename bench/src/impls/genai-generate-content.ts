@@ -8,7 +8,10 @@ import type { CreateImplementation } from './types.js'
 
 export const create: CreateImplementation = async (options) => {
   const tools = await loadPlainTools(options)
-  const ai = new GoogleGenAI({ apiKey: 'bench', httpOptions: { baseUrl: options.geminiBaseUrl, apiVersion: 'v1beta' } })
+  const ai = new GoogleGenAI({
+    apiKey: 'bench',
+    httpOptions: { baseUrl: options.geminiBaseUrl, apiVersion: 'v1beta' },
+  })
   const config = {
     systemInstruction: SYSTEM,
     tools: [
@@ -29,9 +32,13 @@ export const create: CreateImplementation = async (options) => {
         const content = response.candidates?.[0]?.content
         if (content === undefined) throw new Error('no candidate')
         contents.push(content)
-        const calls = (content.parts ?? []).flatMap((part) => (part.functionCall === undefined ? [] : [part.functionCall]))
+        const calls = (content.parts ?? []).flatMap((part) =>
+          part.functionCall === undefined ? [] : [part.functionCall],
+        )
         if (calls.length === 0) return response.text ?? ''
-        const outputs = await Promise.all(calls.map((call) => callPlainTool(tools, call.name ?? '', call.args ?? {})))
+        const outputs = await Promise.all(
+          calls.map((call) => callPlainTool(tools, call.name ?? '', call.args ?? {})),
+        )
         contents.push({
           role: 'user',
           parts: calls.map(

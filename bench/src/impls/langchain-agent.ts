@@ -15,8 +15,11 @@ export const create: CreateImplementation = async (options) => {
   let tools: Parameters<typeof createAgent>[0]['tools']
   if (options.variant === 'native') {
     tools = [
-      tool(async ({ city }) => JSON.stringify(getWeather(city)), { ...WEATHER_TOOL, schema }),
-      tool(async ({ city }) => JSON.stringify(getTime(city)), { ...TIME_TOOL, schema }),
+      tool(async ({ city }: { city: string }) => JSON.stringify(getWeather(city)), {
+        ...WEATHER_TOOL,
+        schema,
+      }),
+      tool(async ({ city }: { city: string }) => JSON.stringify(getTime(city)), { ...TIME_TOOL, schema }),
     ]
   } else {
     const client = new MultiServerMCPClient({
@@ -26,7 +29,11 @@ export const create: CreateImplementation = async (options) => {
     close = () => client.close()
   }
   const agent = createAgent({
-    model: new ChatOpenAI({ model: MODEL_ID, apiKey: 'bench', configuration: { baseURL: options.openaiBaseUrl } }),
+    model: new ChatOpenAI({
+      model: MODEL_ID,
+      apiKey: 'bench',
+      configuration: { baseURL: options.openaiBaseUrl },
+    }),
     tools,
     systemPrompt: SYSTEM,
   })

@@ -2,6 +2,7 @@
 
 import { createOpenAI } from '@ai-sdk/openai'
 import { Agent } from '@mastra/core/agent'
+import type { MastraModelConfig } from '@mastra/core/llm'
 import { createTool } from '@mastra/core/tools'
 import { MCPClient } from '@mastra/mcp'
 import { z } from 'zod'
@@ -37,7 +38,11 @@ export const create: CreateImplementation = async (options) => {
     id: 'bench-agent',
     name: 'bench-agent',
     instructions: SYSTEM,
-    model: createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: 'bench' }).chat(MODEL_ID),
+    // Mastra types models against its own pinned copy of @ai-sdk/provider (4.0.17; ours is 4.0.38): the same
+    // spec v4 object at runtime, which Mastra accepts, but TypeScript sees two unrelated declarations.
+    model: createOpenAI({ baseURL: options.openaiBaseUrl, apiKey: 'bench' }).chat(
+      MODEL_ID,
+    ) as unknown as MastraModelConfig,
     tools,
   })
   return {

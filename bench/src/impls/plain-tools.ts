@@ -24,8 +24,16 @@ export interface PlainTools {
 export async function loadPlainTools(options: ImplementationOptions): Promise<PlainTools> {
   if (options.variant === 'native') {
     const tools: PlainTool[] = [
-      { ...WEATHER_TOOL, parameters: CITY_JSON_SCHEMA, call: async (args) => JSON.stringify(getWeather(cityOf(args))) },
-      { ...TIME_TOOL, parameters: CITY_JSON_SCHEMA, call: async (args) => JSON.stringify(getTime(cityOf(args))) },
+      {
+        ...WEATHER_TOOL,
+        parameters: CITY_JSON_SCHEMA,
+        call: async (args) => JSON.stringify(getWeather(cityOf(args))),
+      },
+      {
+        ...TIME_TOOL,
+        parameters: CITY_JSON_SCHEMA,
+        call: async (args) => JSON.stringify(getTime(cityOf(args))),
+      },
     ]
     return { tools, byName: new Map(tools.map((tool) => [tool.name, tool])), close: async () => {} }
   }
@@ -40,7 +48,9 @@ export async function loadPlainTools(options: ImplementationOptions): Promise<Pl
       call: async (args) => {
         const result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> })
         const content = Array.isArray(result.content) ? result.content : []
-        return content.map((part: { type: string; text?: string }) => (part.type === 'text' ? part.text : '')).join('\n')
+        return content
+          .map((part: { type: string; text?: string }) => (part.type === 'text' ? part.text : ''))
+          .join('\n')
       },
     }),
   )

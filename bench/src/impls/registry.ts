@@ -21,24 +21,85 @@ export interface ImplementationInfo {
 const BOTH: readonly ToolVariant[] = ['native', 'mcp']
 
 export const IMPLEMENTATIONS: readonly ImplementationInfo[] = [
-  { id: 'toolnexus-ai-sdk', label: 'toolnexus (AI SDK model)', protocol: 'openai', floor: false, toolnexus: true, variants: BOTH },
-  { id: 'ai-sdk-generate-text', label: 'AI SDK generateText', protocol: 'openai', floor: false, toolnexus: false, variants: BOTH },
-  { id: 'mastra-agent', label: 'Mastra Agent', protocol: 'openai', floor: false, toolnexus: false, variants: BOTH },
-  { id: 'langchain-agent', label: 'LangChain createAgent', protocol: 'openai', floor: false, toolnexus: false, variants: BOTH },
-  { id: 'floor-do-generate', label: 'floor: bare doGenerate loop', protocol: 'openai', floor: true, toolnexus: false, variants: BOTH },
-  { id: 'floor-fetch', label: 'floor: raw fetch loop', protocol: 'openai', floor: true, toolnexus: false, variants: BOTH },
-  { id: 'toolnexus-genai', label: 'toolnexus (@google/genai)', protocol: 'gemini', floor: false, toolnexus: true, variants: BOTH },
-  { id: 'genai-generate-content', label: 'floor: bare generateContent loop', protocol: 'gemini', floor: true, toolnexus: false, variants: BOTH },
+  {
+    id: 'toolnexus-ai-sdk',
+    label: 'toolnexus (AI SDK model)',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: true,
+    variants: BOTH,
+  },
+  {
+    id: 'ai-sdk-generate-text',
+    label: 'AI SDK generateText',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: false,
+    variants: BOTH,
+  },
+  {
+    id: 'mastra-agent',
+    label: 'Mastra Agent',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: false,
+    variants: BOTH,
+  },
+  {
+    id: 'langchain-agent',
+    label: 'LangChain createAgent',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: false,
+    variants: BOTH,
+  },
+  {
+    id: 'floor-do-generate',
+    label: 'floor: bare doGenerate loop',
+    protocol: 'openai',
+    floor: true,
+    toolnexus: false,
+    variants: BOTH,
+  },
+  {
+    id: 'floor-fetch',
+    label: 'floor: raw fetch loop',
+    protocol: 'openai',
+    floor: true,
+    toolnexus: false,
+    variants: BOTH,
+  },
+  {
+    id: 'toolnexus-genai',
+    label: 'toolnexus (@google/genai)',
+    protocol: 'gemini',
+    floor: false,
+    toolnexus: true,
+    variants: BOTH,
+  },
+  {
+    id: 'genai-generate-content',
+    label: 'floor: bare generateContent loop',
+    protocol: 'gemini',
+    floor: true,
+    toolnexus: false,
+    variants: BOTH,
+  },
 ]
 
 /** The reference rows ratios are taken against, per protocol. */
 export const REFERENCES = {
   openai: { floor: 'floor-do-generate', rawFloor: 'floor-fetch', framework: 'ai-sdk-generate-text' },
-  gemini: { floor: 'genai-generate-content', rawFloor: 'genai-generate-content', framework: 'genai-generate-content' },
+  gemini: {
+    floor: 'genai-generate-content',
+    rawFloor: 'genai-generate-content',
+    framework: 'genai-generate-content',
+  },
 } as const satisfies Record<Protocol, { floor: string; rawFloor: string; framework: string }>
 
 export function implementationById(id: string): ImplementationInfo {
   const info = IMPLEMENTATIONS.find((implementation) => implementation.id === id)
-  if (info === undefined) throw new Error(`unknown implementation "${id}"; known: ${IMPLEMENTATIONS.map((i) => i.id).join(', ')}`)
+  if (info === undefined)
+    throw new Error(`unknown implementation "${id}"; known: ${IMPLEMENTATIONS.map((i) => i.id).join(', ')}`)
   return info
 }

@@ -3,7 +3,7 @@
 
 import { createOpenAI } from '@ai-sdk/openai'
 import { z } from 'zod'
-import { createClient, createToolkit, defineTool } from '../../../dist/index.js'
+import { createClient, createToolkit, defineTool } from 'toolnexus'
 import { getTime, getWeather, MODEL_ID, PROMPT, SYSTEM, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
 import type { CreateImplementation } from './types.js'
 
@@ -14,8 +14,16 @@ export const create: CreateImplementation = async (options) => {
     options.variant === 'native'
       ? await createToolkit({
           tools: [
-            defineTool<{ city: string }>({ ...WEATHER_TOOL, inputSchema: input, execute: ({ city }) => getWeather(city) }),
-            defineTool<{ city: string }>({ ...TIME_TOOL, inputSchema: input, execute: ({ city }) => getTime(city) }),
+            defineTool<{ city: string }>({
+              ...WEATHER_TOOL,
+              inputSchema: input,
+              execute: ({ city }) => getWeather(city),
+            }),
+            defineTool<{ city: string }>({
+              ...TIME_TOOL,
+              inputSchema: input,
+              execute: ({ city }) => getTime(city),
+            }),
           ],
         })
       : await createToolkit({ mcpConfig: { mcpServers: { bench: options.mcpServer } } })

@@ -2,7 +2,7 @@
 
 import { GoogleGenAI } from '@google/genai'
 import { z } from 'zod'
-import { createClient, createToolkit, defineTool } from '../../../dist/index.js'
+import { createClient, createToolkit, defineTool } from 'toolnexus'
 import { getTime, getWeather, MODEL_ID, PROMPT, SYSTEM, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
 import type { CreateImplementation } from './types.js'
 
@@ -13,12 +13,23 @@ export const create: CreateImplementation = async (options) => {
     options.variant === 'native'
       ? await createToolkit({
           tools: [
-            defineTool<{ city: string }>({ ...WEATHER_TOOL, inputSchema: input, execute: ({ city }) => getWeather(city) }),
-            defineTool<{ city: string }>({ ...TIME_TOOL, inputSchema: input, execute: ({ city }) => getTime(city) }),
+            defineTool<{ city: string }>({
+              ...WEATHER_TOOL,
+              inputSchema: input,
+              execute: ({ city }) => getWeather(city),
+            }),
+            defineTool<{ city: string }>({
+              ...TIME_TOOL,
+              inputSchema: input,
+              execute: ({ city }) => getTime(city),
+            }),
           ],
         })
       : await createToolkit({ mcpConfig: { mcpServers: { bench: options.mcpServer } } })
-  const genai = new GoogleGenAI({ apiKey: 'bench', httpOptions: { baseUrl: options.geminiBaseUrl, apiVersion: 'v1beta' } })
+  const genai = new GoogleGenAI({
+    apiKey: 'bench',
+    httpOptions: { baseUrl: options.geminiBaseUrl, apiVersion: 'v1beta' },
+  })
   const client = createClient({ genai, model: MODEL_ID, system: SYSTEM })
   return {
     async run() {

@@ -16,12 +16,20 @@ const startupDelayMs = Number(flag('--startup-delay-ms') ?? 0)
 const server = new McpServer({ name: flag('--name') ?? 'bench', version: '1.0.0' })
 const input = { city: z.string().describe('The city name.') }
 
-server.registerTool(WEATHER_TOOL.name, { description: WEATHER_TOOL.description, inputSchema: input }, ({ city }) => ({
-  content: [{ type: 'text', text: JSON.stringify(getWeather(city)) }],
-}))
-server.registerTool(TIME_TOOL.name, { description: TIME_TOOL.description, inputSchema: input }, ({ city }) => ({
-  content: [{ type: 'text', text: JSON.stringify(getTime(city)) }],
-}))
+server.registerTool(
+  WEATHER_TOOL.name,
+  { description: WEATHER_TOOL.description, inputSchema: input },
+  ({ city }) => ({
+    content: [{ type: 'text', text: JSON.stringify(getWeather(city)) }],
+  }),
+)
+server.registerTool(
+  TIME_TOOL.name,
+  { description: TIME_TOOL.description, inputSchema: input },
+  ({ city }) => ({
+    content: [{ type: 'text', text: JSON.stringify(getTime(city)) }],
+  }),
+)
 
 if (startupDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, startupDelayMs))
 await server.connect(new StdioServerTransport())

@@ -1,10 +1,10 @@
 // Scale figures for toolnexus alone: a 1,000-tool toolkit converted to every format, and many stdio MCP
 // servers connecting (in parallel, against each alone one after another). Run in its own process.
 
+import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { performance } from 'node:perf_hooks'
-import { createToolkit, defineTool, type Tool, type Toolkit } from '../../../dist/index.js'
+import { createToolkit, defineTool, type Tool, type Toolkit } from 'toolnexus'
 import { median } from '../harness/stats.js'
 
 export interface ScaleConfig {
@@ -58,7 +58,10 @@ function makeTools(count: number): Tool[] {
           mode: { type: 'string', enum: ['fast', 'full'] },
           filter: {
             type: 'object',
-            properties: { tags: { type: 'array', items: { type: 'string' } }, since: { type: ['string', 'null'] } },
+            properties: {
+              tags: { type: 'array', items: { type: 'string' } },
+              since: { type: ['string', 'null'] },
+            },
             additionalProperties: false,
           },
         },
@@ -109,7 +112,10 @@ function serverArgs(config: ScaleConfig, name: string, startupDelayMs: number): 
 
 async function connectToolkit(config: ScaleConfig, names: string[], startupDelayMs: number): Promise<number> {
   const mcpServers = Object.fromEntries(
-    names.map((name) => [name, { command: config.mcpServer.command, args: serverArgs(config, name, startupDelayMs) }]),
+    names.map((name) => [
+      name,
+      { command: config.mcpServer.command, args: serverArgs(config, name, startupDelayMs) },
+    ]),
   )
   const { value: toolkit, ms } = await time(() => createToolkit({ mcpConfig: { mcpServers } }))
   checkConnected(toolkit, names)
@@ -120,7 +126,8 @@ async function connectToolkit(config: ScaleConfig, names: string[], startupDelay
 function checkConnected(toolkit: Toolkit, names: string[]): void {
   const status = toolkit.mcpStatus()
   const failed = names.filter((name) => status[name] !== 'connected')
-  if (failed.length > 0) throw new Error(`MCP servers not connected: ${failed.join(', ')} (${JSON.stringify(status)})`)
+  if (failed.length > 0)
+    throw new Error(`MCP servers not connected: ${failed.join(', ')} (${JSON.stringify(status)})`)
   if (toolkit.tools().length !== names.length * 2) {
     throw new Error(`expected ${names.length * 2} MCP tools, got ${toolkit.tools().length}`)
   }
@@ -145,7 +152,10 @@ async function rawSdkParallel(config: ScaleConfig, servers: number): Promise<num
       Array.from({ length: servers }, async (_, index) => {
         const client = new Client({ name: 'bench-raw', version: '1.0.0' })
         await client.connect(
-          new StdioClientTransport({ command: config.mcpServer.command, args: serverArgs(config, `raw_${index}`, 0) }),
+          new StdioClientTransport({
+            command: config.mcpServer.command,
+            args: serverArgs(config, `raw_${index}`, 0),
+          }),
         )
         await client.listTools()
         return client
@@ -162,7 +172,8 @@ async function main(): Promise<void> {
   // Warm the lazy MCP chunk and the SDK once, so the first measured connect is not paying for module loading.
   await connectToolkit(config, ['warm_up'], 0)
   const single: number[] = []
-  for (let index = 0; index < (config.quick ? 3 : 7); index++) single.push(await connectToolkit(config, ['single'], 0))
+  for (let index = 0; index < (config.quick ? 3 : 7); index++)
+    single.push(await connectToolkit(config, ['single'], 0))
   const mcp = [
     await connectScenario(config, '10 stdio servers', 10, 0),
     await connectScenario(config, '10 stdio servers, 300 ms startup each', 10, 300),
@@ -180,6 +191,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.send?.({ type: 'error', phase: 'scale', message: error instanceof Error ? error.stack ?? error.message : String(error) })
+  process.send?.({
+    type: 'error',
+    phase: 'scale',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  })
   process.disconnect()
 })

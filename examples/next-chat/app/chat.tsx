@@ -1,7 +1,7 @@
 'use client'
 
 import { useChat } from '@ai-sdk/react'
-import { DefaultChatTransport, isToolUIPart, getToolName, type UIMessage } from 'ai'
+import { DefaultChatTransport, getToolName, isToolUIPart, type UIMessage } from 'ai'
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 
 const ROUTES = {
@@ -64,8 +64,9 @@ function Conversation({ route }: { route: RouteKey }) {
   const bottom = useRef<HTMLDivElement>(null)
   const busy = status === 'submitted' || status === 'streaming'
 
+  // Follow the conversation as it streams in.
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end' })
+    if (messages.length > 0) bottom.current?.scrollIntoView({ block: 'end' })
   }, [messages])
 
   const send = (text: string) => {
@@ -80,7 +81,7 @@ function Conversation({ route }: { route: RouteKey }) {
 
   return (
     <>
-      <section className="messages" aria-live="polite" data-route={route}>
+      <section className="messages" aria-live="polite" data-route={route} data-status={status}>
         {messages.length === 0 && (
           <div className="empty">
             <p>
@@ -157,7 +158,13 @@ function Message({ message }: { message: UIMessage }) {
   )
 }
 
-function ToolCard(props: { name: string; state: string; input: unknown; output: unknown; errorText: string | undefined }) {
+function ToolCard(props: {
+  name: string
+  state: string
+  input: unknown
+  output: unknown
+  errorText: string | undefined
+}) {
   const { name, state, input, output, errorText } = props
   const status = state === 'output-error' ? 'failed' : state === 'output-available' ? 'done' : 'running'
   return (
@@ -197,30 +204,45 @@ function formatValue(value: unknown): string {
 
 /** Just enough Markdown for model answers: paragraphs, "- " lists, `code` and **bold**. */
 function RichText({ text }: { text: string }) {
-  const blocks = text.trim().split(/\n{2,}/)
-  return (
-    <>
-      {blocks.map((block, index) => {
-        const lines = block.split('\n')
-        if (lines.every((line) => line.startsWith('- '))) {
-          return (
-            <ul key={index}>
-              {lines.map((line, item) => (
-                <li key={item}>{inline(line.slice(2))}</li>
-              ))}
-            </ul>
-          )
-        }
-        return <p key={index}>{inline(block)}</p>
-      })}
-    </>
-  )
+  // Keys are each piece's offset in the text: stable while the text only grows at its end.
+  return <>{withOffsets(text.trim(), /\n{2,}/).map(([offset, block]) => renderBlock(offset, block))}</>
+}
+
+function renderBlock(offset: number, block: string): ReactNode {
+  const lines = withOffsets(block, /\n/)
+  if (lines.every(([, line]) => line.startsWith('- '))) {
+    return (
+      <ul key={offset}>
+        {lines.map(([at, line]) => (
+          <li key={at}>{inline(line.slice(2))}</li>
+        ))}
+      </ul>
+    )
+  }
+  return <p key={offset}>{inline(block)}</p>
 }
 
 function inline(text: string): ReactNode[] {
-  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/g).map((piece, index) => {
-    if (piece.startsWith('`') && piece.endsWith('`') && piece.length > 1) return <code key={index}>{piece.slice(1, -1)}</code>
-    if (piece.startsWith('**') && piece.endsWith('**') && piece.length > 3) return <strong key={index}>{piece.slice(2, -2)}</strong>
+  return withOffsets(text, /(`[^`]+`|\*\*[^*]+\*\*)/).map(([offset, piece]) => {
+    if (piece.startsWith('`') && piece.endsWith('`') && piece.length > 1)
+      return <code key={offset}>{piece.slice(1, -1)}</code>
+    if (piece.startsWith('**') && piece.endsWith('**') && piece.length > 3)
+      return <strong key={offset}>{piece.slice(2, -2)}</strong>
     return piece
   })
+}
+
+/** `text` split by `separator` (a capturing group keeps the matches as pieces), each piece with its offset. */
+function withOffsets(text: string, separator: RegExp): Array<[number, string]> {
+  const pieces: Array<[number, string]> = []
+  let offset = 0
+  const global = new RegExp(separator.source, 'g')
+  const keepMatches = /\((?!\?)/.test(separator.source)
+  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+    if (match.index > offset) pieces.push([offset, text.slice(offset, match.index)])
+    if (keepMatches) pieces.push([match.index, match[0]])
+    offset = match.index + match[0].length
+  }
+  if (offset < text.length) pieces.push([offset, text.slice(offset)])
+  return pieces
 }

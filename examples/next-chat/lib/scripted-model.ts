@@ -29,7 +29,12 @@ export function createScriptedModel({ delayMs = 15 }: { delayMs?: number } = {})
       const content: LanguageModelV4Content[] = []
       if (reply.text !== '') content.push({ type: 'text', text: reply.text })
       for (const call of reply.toolCalls) {
-        content.push({ type: 'tool-call', toolCallId: newCallId(), toolName: call.toolName, input: JSON.stringify(call.input) })
+        content.push({
+          type: 'tool-call',
+          toolCallId: newCallId(),
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
+        })
       }
       return { content, finishReason: finishReason(reply), usage: usage(options.prompt, reply), warnings: [] }
     },
@@ -50,9 +55,18 @@ export function createScriptedModel({ delayMs = 15 }: { delayMs?: number } = {})
           }
           for (const call of reply.toolCalls) {
             const toolCallId = newCallId()
-            controller.enqueue({ type: 'tool-call', toolCallId, toolName: call.toolName, input: JSON.stringify(call.input) })
+            controller.enqueue({
+              type: 'tool-call',
+              toolCallId,
+              toolName: call.toolName,
+              input: JSON.stringify(call.input),
+            })
           }
-          controller.enqueue({ type: 'finish', finishReason: finishReason(reply), usage: usage(options.prompt, reply) })
+          controller.enqueue({
+            type: 'finish',
+            finishReason: finishReason(reply),
+            usage: usage(options.prompt, reply),
+          })
           controller.close()
         },
       })
@@ -79,20 +93,23 @@ function planToolCalls(question: string, prompt: LanguageModelV4Prompt, names: s
   if (/\b(double|twice)\b/i.test(question)) {
     // Needs the conversation's history: the last sum a tool returned in an earlier turn.
     const previous = lastNumberFromHistory(prompt, sumTool)
-    if (previous === undefined || sumTool === undefined) notes.push('I have no earlier sum to double yet — ask me to add two numbers first.')
+    if (previous === undefined || sumTool === undefined)
+      notes.push('I have no earlier sum to double yet — ask me to add two numbers first.')
     else calls.push({ toolName: sumTool, input: { a: previous, b: previous } })
   }
   const sum = new RegExp(`(${NUMBER})\\s*(?:\\+|plus|and)\\s*(${NUMBER})`, 'i').exec(question)
   if (sum && sumTool) calls.push({ toolName: sumTool, input: { a: Number(sum[1]), b: Number(sum[2]) } })
   const order = /\border\b[^A-Za-z0-9]*(?:#|number|id)?\s*([A-Z]{0,3}-?\d+)/i.exec(question)
-  if (order && names.includes('lookup_order')) calls.push({ toolName: 'lookup_order', input: { orderId: order[1] } })
+  if (order && names.includes('lookup_order'))
+    calls.push({ toolName: 'lookup_order', input: { orderId: order[1] } })
   if (/\btime\b/i.test(question) && names.includes('current_time')) {
     const zone = /\b([A-Z][a-z]+\/[A-Za-z_]+)\b/.exec(question)
     calls.push({ toolName: 'current_time', input: zone ? { timeZone: zone[1] } : {} })
   }
   const echo = /\becho\s+["“]?(.+?)["”]?\s*$/i.exec(question)
   if (echo && echoTool) calls.push({ toolName: echoTool, input: { message: echo[1] } })
-  if (/\bskill\b/i.test(question) && names.includes('skill')) calls.push({ toolName: 'skill', input: { name: 'hello-world' } })
+  if (/\bskill\b/i.test(question) && names.includes('skill'))
+    calls.push({ toolName: 'skill', input: { name: 'hello-world' } })
 
   if (calls.length > 0 || notes.length > 0) return { text: notes.join(' '), toolCalls: calls }
   const offered = names.length > 0 ? names.map((name) => `\`${name}\``).join(', ') : 'none'
@@ -110,19 +127,27 @@ function summarizeResults(message: Extract<Message, { role: 'tool' }>): string {
   const lines = message.content.flatMap((part) => {
     if (part.type !== 'tool-result') return []
     const { output } = part
-    const value = output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify(output)
+    const value =
+      output.type === 'text' || output.type === 'error-text' ? output.value : JSON.stringify(output)
     const failed = output.type === 'error-text' || output.type === 'error-json'
-    if (failed) return [`- \`${part.toolName}\` failed: ${value} I could not get that for you.`]
+    // toolnexus error texts already name the tool ("Tool "x" failed: …"); say it once.
+    if (failed) return [`- \`${part.toolName}\` failed: ${value.replace(/^Tool "[^"]+" failed: /, '')}`]
     if (part.toolName === 'skill') {
       const heading = /^# (.+)$/m.exec(value)?.[1] ?? 'the skill'
       return [`- Loaded **${heading}**: its instructions are now in my context.`]
     }
     return [`- \`${part.toolName}\`: ${value}`]
   })
-  return `Here is what the tools returned:\n\n${lines.join('\n')}`
+  const allFailed = lines.every((line) => line.includes('` failed: '))
+  const lead = allFailed ? 'That did not work:' : 'Here is what I found:'
+  const tail = allFailed ? '\n\nThe tool reported an error, so I cannot answer that right now.' : ''
+  return `${lead}\n\n${lines.join('\n')}${tail}`
 }
 
-function lastNumberFromHistory(prompt: LanguageModelV4Prompt, toolName: string | undefined): number | undefined {
+function lastNumberFromHistory(
+  prompt: LanguageModelV4Prompt,
+  toolName: string | undefined,
+): number | undefined {
   for (const message of [...prompt].reverse()) {
     if (message.role !== 'tool') continue
     for (const part of [...message.content].reverse()) {
@@ -139,7 +164,9 @@ function textOf(message: Extract<Message, { role: 'user' }>): string {
 }
 
 function finishReason(reply: Reply): LanguageModelV4FinishReason {
-  return reply.toolCalls.length > 0 ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' }
+  return reply.toolCalls.length > 0
+    ? { unified: 'tool-calls', raw: 'tool_calls' }
+    : { unified: 'stop', raw: 'stop' }
 }
 
 /** A rough count (four characters a token), so the usage figures are not all zero. */

@@ -13,7 +13,10 @@ export function getToolkit(): Promise<Toolkit> {
         // The reference MCP server, run over stdio from this app's node_modules (no network needed).
         everything: {
           command: process.execPath,
-          args: [path.join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+          args: [
+            path.join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+            'stdio',
+          ],
           // Keep the model's menu short: only these of the server's tools load.
           tools: { echo: true, 'get-sum': true },
         },

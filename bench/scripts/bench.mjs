@@ -1,0 +1,32 @@
+// `npm run bench` from the repository root: installs the bench's own dependencies when they are missing or
+// stale, builds the library, prepares the bench and runs it. Arguments pass through:
+//   npm run bench -- --quick            a smoke run (about a minute on an idle machine)
+//   npm run bench -- --only toolnexus-ai-sdk,floor-do-generate --skip-scale
+// BENCH_SKIP_LIBRARY_BUILD=1 reuses the library's current dist/.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+const libraryDir = join(benchDir, '..')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' })
+  if (result.status !== 0) process.exit(result.status ?? 1)
+}
+
+const installed = join(benchDir, 'node_modules', '.package-lock.json')
+const lockfile = join(benchDir, 'package-lock.json')
+if (!existsSync(installed) || statSync(lockfile).mtimeMs > statSync(installed).mtimeMs) {
+  process.stderr.write('[bench] installing the bench dependencies (peers live in bench/, not in the library)\n')
+  run(npm, ['ci', '--no-audit', '--no-fund'], benchDir)
+}
+if (process.env.BENCH_SKIP_LIBRARY_BUILD !== '1') {
+  process.stderr.write('[bench] building the library\n')
+  run(npm, ['run', 'build', '--silent'], libraryDir)
+}
+run(process.execPath, [join(benchDir, 'scripts', 'build.mjs')], benchDir)
+run(process.execPath, [join(benchDir, 'dist', 'run-bench.js'), ...process.argv.slice(2)], benchDir)

@@ -1,0 +1,1035 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { GoogleGenAI, type ToolListUnion } from '@google/genai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { convertJsonSchemaToGeminiSchema } from '../../src/adapters/convert-json-schema-to-gemini-schema.js'
+import { toAnthropic } from '../../src/adapters/convert-to-anthropic-tools.js'
+import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
+import { toOpenAI } from '../../src/adapters/convert-to-openai-tools.js'
+import { defineTool } from '../../src/tool/define-tool.js'
+import type { JSONSchema, Tool } from '../../src/tool/types.js'
+import { geminiSubsetProblems, geminiToolsProblems } from './gemini-subset.js'
+
+const weather = defineTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: ({ city }) => `sunny in ${String(city)}`,
+})
+const ping = defineTool({ name: 'ping', description: 'Health check', execute: () => 'pong' })
+
+function toolWith(name: string, inputSchema: JSONSchema, description = ''): Tool {
+  return {
+    name,
+    description,
+    inputSchema,
+    source: 'custom',
+    execute: async () => ({ output: '', isError: false }),
+  }
+}
+
+describe('each format, pinned', () => {
+  it('toOpenAI', () => {
+    expect(toOpenAI([weather, ping])).toMatchInlineSnapshot(`
+      [
+        {
+          "function": {
+            "description": "Current weather for a city",
+            "name": "get_weather",
+            "parameters": {
+              "properties": {
+                "city": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "city",
+              ],
+              "type": "object",
+            },
+          },
+          "type": "function",
+        },
+        {
+          "function": {
+            "description": "Health check",
+            "name": "ping",
+            "parameters": {
+              "properties": {},
+              "type": "object",
+            },
+          },
+          "type": "function",
+        },
+      ]
+    `)
+  })
+
+  it('toAnthropic', () => {
+    expect(toAnthropic([weather, ping])).toMatchInlineSnapshot(`
+      [
+        {
+          "description": "Current weather for a city",
+          "input_schema": {
+            "properties": {
+              "city": {
+                "type": "string",
+              },
+            },
+            "required": [
+              "city",
+            ],
+            "type": "object",
+          },
+          "name": "get_weather",
+        },
+        {
+          "description": "Health check",
+          "input_schema": {
+            "properties": {},
+            "type": "object",
+          },
+          "name": "ping",
+        },
+      ]
+    `)
+  })
+
+  it('toGemini: one wrapper, one declaration per tool in order; a tool without arguments has no parameters', () => {
+    expect(toGemini([weather, ping])).toMatchInlineSnapshot(`
+      [
+        {
+          "functionDeclarations": [
+            {
+              "description": "Current weather for a city",
+              "name": "get_weather",
+              "parameters": {
+                "properties": {
+                  "city": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            {
+              "description": "Health check",
+              "name": "ping",
+            },
+          ],
+        },
+      ]
+    `)
+  })
+
+  it('toGemini with parametersJsonSchema: the schema unchanged, as a copy', () => {
+    const zodLike = toolWith('search', {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { q: { type: ['string', 'null'] }, n: { type: 'integer', enum: [1, 2] } },
+      additionalProperties: false,
+    })
+    const [wrapper] = toGemini([zodLike, ping], { parametersJsonSchema: true })
+    expect(wrapper.functionDeclarations).toStrictEqual([
+      { name: 'search', description: '', parametersJsonSchema: zodLike.inputSchema },
+      { name: 'ping', description: 'Health check', parametersJsonSchema: { type: 'object', properties: {} } },
+    ])
+    expect(wrapper.functionDeclarations[0]?.parametersJsonSchema).not.toBe(zodLike.inputSchema)
+  })
+
+  it.each([
+    { count: 0, names: [] },
+    { count: 1, names: ['t0'] },
+    { count: 5, names: ['t0', 't1', 't2', 't3', 't4'] },
+  ])('toGemini of $count tools is still exactly one wrapper', ({ count, names }) => {
+    const tools = Array.from({ length: count }, (_, index) =>
+      toolWith(`t${index}`, { type: 'object', properties: {} }),
+    )
+    const result = toGemini(tools)
+    expect(result).toHaveLength(1)
+    expect(result[0].functionDeclarations.map((declaration) => declaration.name)).toStrictEqual(names)
+  })
+})
+
+// Each row: one rule of CONTRACT §3, as a property of an object root.
+const loweringRules: { rule: string; property: unknown; expected: unknown; defs?: JSONSchema }[] = [
+  { rule: 'const → one-value enum', property: { const: 'c' }, expected: { type: 'string', enum: ['c'] } },
+  {
+    rule: 'type [T, null] → nullable',
+    property: { type: ['string', 'null'], description: 'Note' },
+    expected: { type: 'string', description: 'Note', nullable: true },
+  },
+  {
+    rule: 'anyOf with a null branch → nullable',
+    property: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+    expected: { type: 'integer', nullable: true, minimum: 0 },
+  },
+  {
+    rule: 'other type arrays → anyOf alone on its node, keywords kept per type',
+    property: { type: ['string', 'integer'], maxLength: 5, maximum: 9, description: 'Id' },
+    expected: {
+      anyOf: [
+        { type: 'string', description: 'Id', maxLength: 5 },
+        { type: 'integer', description: 'Id', maximum: 9 },
+      ],
+    },
+  },
+  {
+    rule: 'oneOf → anyOf; keys beside it go into every branch',
+    property: {
+      type: 'object',
+      description: 'Target',
+      oneOf: [
+        { properties: { id: { type: 'string' } }, required: ['id'] },
+        { properties: { url: { type: 'string' } }, required: ['url'] },
+      ],
+    },
+    expected: {
+      anyOf: [
+        { type: 'object', description: 'Target', properties: { id: { type: 'string' } }, required: ['id'] },
+        { type: 'object', description: 'Target', properties: { url: { type: 'string' } }, required: ['url'] },
+      ],
+    },
+  },
+  {
+    rule: 'a nullable union keeps anyOf alone and marks each branch',
+    property: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+    expected: {
+      anyOf: [
+        { type: 'string', nullable: true },
+        { type: 'number', nullable: true },
+      ],
+    },
+  },
+  {
+    rule: 'allOf of objects merged',
+    property: {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { type: 'boolean' } }, required: ['b'], additionalProperties: false },
+      ],
+    },
+    expected: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'boolean' } },
+      required: ['a', 'b'],
+    },
+  },
+  {
+    rule: 'string enum kept; numbers in a string enum become strings',
+    property: { type: 'string', enum: ['a', 1, true] },
+    expected: { type: 'string', enum: ['a', '1', 'true'] },
+  },
+  {
+    rule: 'numeric enum: type kept, values named in the description (Gemini takes enum on strings only)',
+    property: { type: 'integer', enum: [60, 1440], description: 'Minutes' },
+    expected: { type: 'integer', description: 'Minutes. Allowed values: 60, 1440.' },
+  },
+  {
+    rule: 'enum of mixed kinds → one branch per kind',
+    property: { enum: ['auto', 1, 2] },
+    expected: {
+      anyOf: [
+        { type: 'string', enum: ['auto'] },
+        { type: 'integer', description: 'Allowed values: 1, 2.' },
+      ],
+    },
+  },
+  {
+    rule: 'unsupported format moves into the description; supported format kept',
+    property: {
+      type: 'object',
+      properties: { site: { type: 'string', format: 'uri' }, at: { type: 'string', format: 'date-time' } },
+    },
+    expected: {
+      type: 'object',
+      properties: {
+        site: { type: 'string', description: 'Format: uri.' },
+        at: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+  {
+    rule: 'exclusive bounds: exact for integers, closed for numbers',
+    property: {
+      type: 'object',
+      properties: {
+        page: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+        ratio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+        old: { type: 'integer', minimum: 5, exclusiveMinimum: true },
+      },
+    },
+    expected: {
+      type: 'object',
+      properties: {
+        page: { type: 'integer', minimum: 1, maximum: 9 },
+        ratio: { type: 'number', minimum: 0, maximum: 1 },
+        old: { type: 'integer', minimum: 6 },
+      },
+    },
+  },
+  {
+    rule: 'keys outside the subset dropped',
+    property: {
+      type: 'array',
+      items: { type: 'number', multipleOf: 0.5 },
+      uniqueItems: true,
+      contains: { type: 'number' },
+      $comment: 'x',
+      examples: [[1]],
+      deprecated: true,
+      readOnly: true,
+    },
+    expected: { type: 'array', example: [1], items: { type: 'number' } },
+  },
+  {
+    rule: 'an object: additionalProperties and propertyNames dropped, required only naming properties',
+    property: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a', 'ghost', 'a'],
+      additionalProperties: { type: 'string' },
+      propertyNames: { pattern: '^[a-z]+$' },
+      minProperties: 1,
+    },
+    expected: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], minProperties: 1 },
+  },
+  {
+    rule: '$ref inlined, keys beside it win',
+    property: { $ref: '#/$defs/Zip', description: 'Postal code' },
+    defs: { Zip: { type: 'string', pattern: '^[0-9]{5}$', description: 'Zip' } },
+    expected: { type: 'string', description: 'Postal code', pattern: '^[0-9]{5}$' },
+  },
+  {
+    rule: 'a recursive $ref is expanded once, then cut with a note',
+    property: { $ref: '#/$defs/Node' },
+    defs: {
+      Node: { type: 'object', properties: { label: { type: 'string' }, next: { $ref: '#/$defs/Node' } } },
+    },
+    expected: {
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        next: { type: 'object', description: 'Recursive: same shape as Node (not expanded further).' },
+      },
+    },
+  },
+  {
+    rule: 'an unresolvable $ref keeps what is beside it',
+    property: { $ref: 'https://example.com/config.json', description: 'Config' },
+    expected: { description: 'Config' },
+  },
+  {
+    rule: 'an array without items still gets items (Gemini requires them)',
+    property: { type: 'array' },
+    expected: { type: 'array', items: {} },
+  },
+  {
+    rule: 'tuples become the union of their positions',
+    property: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }, { type: 'string' }] },
+    expected: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
+  },
+  {
+    rule: 'type inferred where a server left it out',
+    property: { properties: { q: { minLength: 1 } }, required: ['q'] },
+    expected: { type: 'object', properties: { q: { type: 'string', minLength: 1 } }, required: ['q'] },
+  },
+  {
+    rule: 'title, default and example kept',
+    property: { type: 'integer', title: 'Count', default: 3, example: 5 },
+    expected: { type: 'integer', title: 'Count', default: 3, example: 5 },
+  },
+]
+
+describe('convertJsonSchemaToGeminiSchema', () => {
+  it.each(loweringRules)('$rule', ({ property, expected, defs }) => {
+    const input: JSONSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { value: property },
+      ...(defs === undefined ? {} : { $defs: defs }),
+    }
+    const before = structuredClone(input)
+    const lowered = convertJsonSchemaToGeminiSchema(input)
+    expect(lowered).toStrictEqual({ type: 'object', properties: { value: expected } })
+    expect(geminiSubsetProblems(lowered)).toStrictEqual([])
+    expect(input).toStrictEqual(before)
+  })
+
+  it('a discriminated union at the root becomes one object: every property, required only when all agree', () => {
+    expect(
+      convertJsonSchemaToGeminiSchema({
+        type: 'object',
+        oneOf: [
+          {
+            properties: { kind: { const: 'circle' }, radius: { type: 'number' } },
+            required: ['kind', 'radius'],
+          },
+          { properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
+        ],
+      }),
+    ).toStrictEqual({
+      type: 'object',
+      properties: {
+        kind: { type: 'string', enum: ['circle', 'square'] },
+        radius: { type: 'number' },
+        side: { type: 'number' },
+      },
+      required: ['kind'],
+    })
+  })
+
+  it('the result shares no object with the input', () => {
+    const input: JSONSchema = {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a'] } },
+    }
+    const lowered = convertJsonSchemaToGeminiSchema(input)
+    const tags = lowered.properties?.tags
+    expect(tags?.default).toStrictEqual(['a'])
+    expect(tags?.default).not.toBe((input.properties as { tags: { default: unknown } }).tags.default)
+  })
+
+  it.each([
+    {
+      label: 'a JS-level cycle',
+      make: () => {
+        const schema: Record<string, unknown> = { type: 'object' }
+        schema.properties = { self: schema }
+        return schema
+      },
+    },
+    { label: 'null properties', make: () => ({ type: 'object', properties: null, required: 'a' }) },
+    {
+      label: 'a $ref chain that loops',
+      make: () => ({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/x' } },
+        $defs: { x: { $ref: '#/$defs/y' }, y: { $ref: '#/$defs/x' } },
+      }),
+    },
+    {
+      label: 'deep nesting',
+      make: () => {
+        let node: Record<string, unknown> = { type: 'string' }
+        for (let depth = 0; depth < 500; depth++) node = { type: 'object', properties: { child: node } }
+        return node
+      },
+    },
+    {
+      label: '__proto__ as a property name',
+      make: () =>
+        JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}'),
+    },
+  ])('never throws on weird input: $label', ({ make }) => {
+    const lowered = convertJsonSchemaToGeminiSchema(make())
+    expect(
+      geminiSubsetProblems(lowered).filter((problem) => !problem.includes('properties must not be empty')),
+    ).toStrictEqual([])
+  })
+
+  it('keeps a __proto__ property as a property, not a prototype', () => {
+    const lowered = convertJsonSchemaToGeminiSchema(
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}'),
+    )
+    expect(Object.keys(lowered.properties ?? {})).toStrictEqual(['__proto__'])
+    expect(lowered.required).toStrictEqual(['__proto__'])
+    expect(Object.getPrototypeOf(lowered.properties)).toBe(Object.prototype)
+  })
+})
+
+function lowerCaseTypes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(lowerCaseTypes)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === 'type' && typeof inner === 'string' ? inner.toLowerCase() : lowerCaseTypes(inner),
+    ]),
+  )
+}
+
+interface Fixture {
+  source: string
+  tools: { name: string; description: string; inputSchema: JSONSchema }[]
+}
+const fixturesDirectory = new URL('./__fixtures__/schemas/', import.meta.url)
+const fixtures = readdirSync(fixturesDirectory)
+  .filter((file) => file.endsWith('.json'))
+  .sort()
+  .map((file) => ({
+    file,
+    fixture: JSON.parse(readFileSync(new URL(file, fixturesDirectory), 'utf8')) as Fixture,
+  }))
+const corpus = fixtures.flatMap(({ file, fixture }) =>
+  fixture.tools.map((tool) => ({
+    id: `${file} › ${tool.name}`,
+    tool: toolWith(tool.name.replace(/[^a-zA-Z0-9_-]/g, '_'), tool.inputSchema, tool.description),
+  })),
+)
+
+describe('the real-world schema corpus', () => {
+  it('holds at least 30 schemas from 7 sources', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(7)
+    expect(corpus.length).toBeGreaterThanOrEqual(30)
+  })
+
+  it.each(corpus)('$id: inside the subset, meaning kept, input untouched', ({ tool }) => {
+    const before = structuredClone(tool.inputSchema)
+    const tools = toGemini([tool])
+    expect(geminiToolsProblems(tools)).toStrictEqual([])
+    expect(tool.inputSchema).toStrictEqual(before)
+
+    const declaration = tools[0].functionDeclarations[0]
+    expect(declaration?.name).toBe(tool.name)
+    expect(declaration?.description).toBe(tool.description)
+    // Every argument the schema names directly is still declared, and still required when it was. (Roots
+    // built from allOf/oneOf are pinned by snapshot below.)
+    const combined = ['allOf', 'oneOf', 'anyOf'].some((key) => key in tool.inputSchema)
+    if (combined) return
+    const properties = tool.inputSchema.properties
+    const names = typeof properties === 'object' && properties !== null ? Object.keys(properties) : []
+    const declared = Object.keys(declaration?.parameters?.properties ?? {})
+    expect(declared).toStrictEqual(expect.arrayContaining(names))
+    const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : []
+    expect(declaration?.parameters?.required ?? []).toStrictEqual(
+      required.filter((name) => names.includes(name)),
+    )
+    if (names.length === 0) {
+      expect(declaration?.parameters).toBeUndefined()
+    }
+  })
+
+  it('pins what the model sees for the MCP-shaped tools', () => {
+    const fixture = fixtures.find(({ file }) => file === 'mcp-server-shapes.json')?.fixture
+    const tools = (fixture?.tools ?? []).filter((tool) =>
+      ['list_commits', 'create_thread', 'browser_click'].includes(tool.name),
+    )
+    expect(
+      toGemini(tools.map((tool) => toolWith(tool.name, tool.inputSchema, tool.description))),
+    ).toMatchInlineSnapshot(`
+      [
+        {
+          "functionDeclarations": [
+            {
+              "description": "Get list of commits of a branch in a repository",
+              "name": "list_commits",
+              "parameters": {
+                "properties": {
+                  "author": {
+                    "description": "Format: email.",
+                    "type": "string",
+                  },
+                  "owner": {
+                    "description": "Repository owner",
+                    "type": "string",
+                  },
+                  "page": {
+                    "description": "Page number",
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                  "perPage": {
+                    "maximum": 100,
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                  "repo": {
+                    "description": "Repository name",
+                    "type": "string",
+                  },
+                  "sha": {
+                    "description": "SHA or branch name",
+                    "nullable": true,
+                    "type": "string",
+                  },
+                  "since": {
+                    "format": "date-time",
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "owner",
+                  "repo",
+                ],
+                "type": "object",
+              },
+            },
+            {
+              "description": "Create a thread in a chat channel",
+              "name": "create_thread",
+              "parameters": {
+                "properties": {
+                  "auto_archive_duration": {
+                    "description": "Minutes of inactivity before archiving. Allowed values: 60, 1440, 4320, 10080.",
+                    "type": "integer",
+                  },
+                  "channel_id": {
+                    "pattern": "^[0-9]+$",
+                    "type": "string",
+                  },
+                  "invitable": {
+                    "description": "Allowed values: true, false.",
+                    "type": "boolean",
+                  },
+                  "mode": {
+                    "anyOf": [
+                      {
+                        "description": "auto or a level",
+                        "enum": [
+                          "auto",
+                        ],
+                        "nullable": true,
+                        "type": "string",
+                      },
+                      {
+                        "description": "auto or a level. Allowed values: 1, 2.",
+                        "nullable": true,
+                        "type": "integer",
+                      },
+                    ],
+                  },
+                  "name": {
+                    "maxLength": 100,
+                    "minLength": 1,
+                    "type": "string",
+                  },
+                  "rate_limit": {
+                    "description": "Allowed values: 0, 0.5, 1.5.",
+                    "type": "number",
+                  },
+                  "tags": {
+                    "items": {
+                      "type": "string",
+                    },
+                    "maxItems": 5,
+                    "type": "array",
+                  },
+                },
+                "required": [
+                  "channel_id",
+                  "name",
+                ],
+                "type": "object",
+              },
+            },
+            {
+              "description": "Perform click on a web page",
+              "name": "browser_click",
+              "parameters": {
+                "properties": {
+                  "anything": {},
+                  "button": {
+                    "enum": [
+                      "left",
+                      "right",
+                      "middle",
+                    ],
+                    "type": "string",
+                  },
+                  "element": {
+                    "description": "Human-readable element description",
+                    "type": "string",
+                  },
+                  "headers": {
+                    "type": "object",
+                  },
+                  "modifiers": {
+                    "items": {
+                      "enum": [
+                        "Alt",
+                        "Control",
+                        "Meta",
+                        "Shift",
+                      ],
+                      "type": "string",
+                    },
+                    "type": "array",
+                  },
+                  "payload": {},
+                  "position": {
+                    "properties": {
+                      "x": {
+                        "type": "number",
+                      },
+                      "y": {
+                        "type": "number",
+                      },
+                    },
+                    "required": [
+                      "x",
+                      "y",
+                    ],
+                    "type": "object",
+                  },
+                  "ref": {
+                    "description": "Exact target element reference from the page snapshot",
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "element",
+                  "ref",
+                ],
+                "type": "object",
+              },
+            },
+          ],
+        },
+      ]
+    `)
+  })
+
+  it('pins what the model sees for zod output with const, nullable, unions, records and tuples', () => {
+    const fixture = fixtures.find(({ file }) => file === 'zod-4-draft-07-input.json')?.fixture
+    const tool = fixture?.tools.find((each) => each.name === 'create_event')
+    expect(
+      tool && toGemini([toolWith(tool.name, tool.inputSchema)])[0].functionDeclarations[0]?.parameters,
+    ).toMatchInlineSnapshot(`
+      {
+        "properties": {
+          "attendees": {
+            "items": {
+              "description": "Format: email.",
+              "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+              "type": "string",
+            },
+            "maxItems": 50,
+            "minItems": 1,
+            "type": "array",
+          },
+          "count": {
+            "maximum": 9007199254740991,
+            "minimum": -9007199254740991,
+            "type": "integer",
+          },
+          "kind": {
+            "description": "Always "meeting"",
+            "enum": [
+              "meeting",
+            ],
+            "type": "string",
+          },
+          "labels": {
+            "type": "object",
+          },
+          "location": {
+            "anyOf": [
+              {
+                "type": "string",
+              },
+              {
+                "properties": {
+                  "lat": {
+                    "type": "number",
+                  },
+                  "lng": {
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "lat",
+                  "lng",
+                ],
+                "type": "object",
+              },
+            ],
+          },
+          "notes": {
+            "nullable": true,
+            "type": "string",
+          },
+          "priority": {
+            "maximum": 5,
+            "minimum": 1,
+            "type": "integer",
+          },
+          "ratio": {
+            "maximum": 1,
+            "minimum": 0,
+            "type": "number",
+          },
+          "reminder": {
+            "anyOf": [
+              {
+                "properties": {
+                  "address": {
+                    "description": "Format: email.",
+                    "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+                    "type": "string",
+                  },
+                  "type": {
+                    "enum": [
+                      "email",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "type",
+                  "address",
+                ],
+                "type": "object",
+              },
+              {
+                "properties": {
+                  "minutesBefore": {
+                    "maximum": 9007199254740991,
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                  "type": {
+                    "enum": [
+                      "popup",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "type",
+                  "minutesBefore",
+                ],
+                "type": "object",
+              },
+            ],
+          },
+          "status": {
+            "default": "draft",
+            "enum": [
+              "draft",
+              "confirmed",
+            ],
+            "type": "string",
+          },
+          "title": {
+            "maxLength": 120,
+            "minLength": 1,
+            "type": "string",
+          },
+          "window": {
+            "items": {
+              "format": "date-time",
+              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$",
+              "type": "string",
+            },
+            "maxItems": 2,
+            "minItems": 2,
+            "type": "array",
+          },
+        },
+        "required": [
+          "kind",
+          "title",
+          "attendees",
+          "notes",
+          "location",
+          "reminder",
+          "labels",
+          "window",
+          "count",
+          "ratio",
+        ],
+        "type": "object",
+      }
+    `)
+  })
+
+  it('pins recursion and root unions', () => {
+    const fixture = fixtures.find(({ file }) => file === 'refs-and-combinators.json')?.fixture
+    const tools = (fixture?.tools ?? []).filter((tool) =>
+      ['file_tree', 'merge_all_of', 'shape'].includes(tool.name),
+    )
+    expect(
+      toGemini(tools.map((tool) => toolWith(tool.name, tool.inputSchema, tool.description))),
+    ).toMatchInlineSnapshot(`
+      [
+        {
+          "functionDeclarations": [
+            {
+              "description": "A recursive tree through definitions",
+              "name": "file_tree",
+              "parameters": {
+                "properties": {
+                  "tree": {
+                    "properties": {
+                      "children": {
+                        "items": {
+                          "description": "Recursive: same shape as entry (not expanded further).",
+                          "type": "object",
+                        },
+                        "type": "array",
+                      },
+                      "name": {
+                        "type": "string",
+                      },
+                      "parent": {
+                        "nullable": true,
+                      },
+                    },
+                    "required": [
+                      "name",
+                    ],
+                    "type": "object",
+                  },
+                },
+                "required": [
+                  "tree",
+                ],
+                "type": "object",
+              },
+            },
+            {
+              "description": "allOf of objects",
+              "name": "merge_all_of",
+              "parameters": {
+                "properties": {
+                  "id": {
+                    "type": "string",
+                  },
+                  "reason": {
+                    "description": "Why",
+                    "type": "string",
+                  },
+                  "version": {
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                },
+                "required": [
+                  "id",
+                  "version",
+                ],
+                "type": "object",
+              },
+            },
+            {
+              "description": "A discriminated union at the root",
+              "name": "shape",
+              "parameters": {
+                "properties": {
+                  "kind": {
+                    "enum": [
+                      "circle",
+                      "square",
+                    ],
+                    "type": "string",
+                  },
+                  "radius": {
+                    "minimum": 0,
+                    "type": "number",
+                  },
+                  "side": {
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "kind",
+                ],
+                "type": "object",
+              },
+            },
+          ],
+        },
+      ]
+    `)
+  })
+})
+
+describe('toGemini through the real @google/genai SDK', () => {
+  let server: Server
+  let baseUrl = ''
+  const bodies: unknown[] = []
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      let text = ''
+      request.on('data', (chunk) => {
+        text += chunk
+      })
+      request.on('end', () => {
+        bodies.push(JSON.parse(text))
+        response.setHeader('content-type', 'application/json')
+        response.end(
+          JSON.stringify({
+            candidates: [
+              { content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 },
+            ],
+            usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+          }),
+        )
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it('sends every corpus declaration inside the subset, and leaves our result and the tools untouched', async () => {
+    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+    const tools = corpus.map(({ tool }) => tool)
+    const before = structuredClone(tools.map((tool) => tool.inputSchema))
+    const declarations = toGemini(tools)
+    const ours = structuredClone(declarations)
+    // The SDK types `Schema.type` as its own enum; the wire shape is the same (lower-case is accepted).
+    const response = await ai.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'hi',
+      config: { tools: declarations as ToolListUnion },
+    })
+    expect(response.text).toBe('ok')
+    // The SDK upper-cases `type` (OBJECT, STRING, …); the subset is the same either way.
+    const sent = lowerCaseTypes((bodies.at(-1) as { tools: unknown }).tools)
+    expect(geminiToolsProblems(sent)).toStrictEqual([])
+    expect(tools.map((tool) => tool.inputSchema)).toStrictEqual(before)
+    expect(ours).toStrictEqual(structuredClone(toGemini(tools)))
+  })
+
+  it('pins the body the SDK sends for one tool', async () => {
+    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+    const search = toolWith('search', {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { q: { type: ['string', 'null'] }, limit: { type: 'integer', enum: [10, 50] } },
+      required: ['q'],
+      additionalProperties: false,
+    })
+    await ai.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'hi',
+      config: { tools: toGemini([search]) as ToolListUnion },
+    })
+    expect((bodies.at(-1) as { tools: unknown }).tools).toMatchInlineSnapshot(`
+      [
+        {
+          "functionDeclarations": [
+            {
+              "description": "",
+              "name": "search",
+              "parameters": {
+                "properties": {
+                  "limit": {
+                    "description": "Allowed values: 10, 50.",
+                    "type": "INTEGER",
+                  },
+                  "q": {
+                    "nullable": true,
+                    "type": "STRING",
+                  },
+                },
+                "required": [
+                  "q",
+                ],
+                "type": "OBJECT",
+              },
+            },
+          ],
+        },
+      ]
+    `)
+  })
+})
