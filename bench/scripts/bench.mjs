@@ -21,7 +21,9 @@ function run(command, args, cwd) {
 const installed = join(benchDir, 'node_modules', '.package-lock.json')
 const lockfile = join(benchDir, 'package-lock.json')
 if (!existsSync(installed) || statSync(lockfile).mtimeMs > statSync(installed).mtimeMs) {
-  process.stderr.write('[bench] installing the bench dependencies (peers live in bench/, not in the library)\n')
+  process.stderr.write(
+    '[bench] installing the bench dependencies (peers live in bench/, not in the library)\n',
+  )
   run(npm, ['ci', '--no-audit', '--no-fund'], benchDir)
 }
 if (process.env.BENCH_SKIP_LIBRARY_BUILD !== '1') {

@@ -12,8 +12,12 @@ const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..')
 const libraryDir = join(benchDir, '..')
 const snapshotDir = join(benchDir, 'node_modules', 'toolnexus')
 
-if (!existsSync(join(libraryDir, 'dist', 'index.js'))) {
-  throw new Error('the library is not built: run `npm run build` in the repository root first')
+for (const file of ['index.js', 'index.d.ts']) {
+  if (!existsSync(join(libraryDir, 'dist', file))) {
+    throw new Error(
+      `the library is not built (no dist/${file}): run \`npm run build\` in the repository root first`,
+    )
+  }
 }
 rmSync(snapshotDir, { recursive: true, force: true })
 cpSync(join(libraryDir, 'dist'), join(snapshotDir, 'dist'), { recursive: true })

@@ -245,7 +245,9 @@ function cycleStub(target: unknown, siblings: Record<string, unknown>, reference
     stringOrUndefined(siblings.description) ??
     (isRecord(target) ? stringOrUndefined(target.description) : undefined)
   const description = joinSentences([own, `Recursive: same shape as ${name} (not expanded further).`])
-  return type === undefined ? { description } : { type, description }
+  if (type === undefined) return { description }
+  // Gemini requires `items` on every array, even a cut one.
+  return type === 'array' ? { type, description, items: {} } : { type, description }
 }
 
 interface Merged {
@@ -505,7 +507,9 @@ function lowerBounds(node: Record<string, unknown>, type: 'number' | 'integer', 
 
 function nextInteger(bound: number, step: number, direction: 1 | -1): number {
   if (step === 0) return bound
-  return Number.isInteger(bound) ? bound + direction : direction === 1 ? Math.ceil(bound) : Math.floor(bound)
+  const next = Number.isInteger(bound) ? bound + direction : direction === 1 ? Math.ceil(bound) : Math.floor(bound)
+  // `Math.ceil(-0.5)` is -0, which JSON cannot tell from 0.
+  return next === 0 ? 0 : next
 }
 
 // Gemini needs `items` on every array. Tuples (`prefixItems`, draft-07 `items: [...]`) become one schema:
@@ -592,7 +596,7 @@ function copyString(node: Record<string, unknown>, key: 'title' | 'pattern', res
 
 function copyNumber(node: Record<string, unknown>, key: 'minimum' | 'maximum', result: GeminiSchema): void {
   const value = node[key]
-  if (isFiniteNumber(value)) result[key] = value
+  if (isFiniteNumber(value)) result[key] = value === 0 ? 0 : value
 }
 
 function copyInteger(

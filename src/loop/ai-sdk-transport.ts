@@ -314,7 +314,14 @@ class TurnBuilder {
   }
 }
 
-/** The object a JSON text holds, or undefined when it is not JSON or not an object. Empty text is `{}`. */
+/**
+ * The object a JSON text holds, or undefined when it is not JSON or not an object. Empty text is `{}`
+ * (some providers send no text for a call without arguments).
+ *
+ * @example
+ * parseObject('{"city":"Pune"}') // { city: 'Pune' }
+ * parseObject('[1]')             // undefined
+ */
 export function parseObject(text: string): Record<string, unknown> | undefined {
   if (text.trim() === '') return {}
   try {

@@ -36,7 +36,12 @@ export function normalizeFinishReason(reason: SpecFinishReason | undefined): str
   return 'other'
 }
 
-/** Adds one turn's usage to a running total, in place. */
+/**
+ * Adds one turn's usage to a running total, in place.
+ *
+ * @example
+ * addUsage(total, turn.usage)
+ */
 export function addUsage(total: Usage, turn: Usage): void {
   total.inputTokens += turn.inputTokens
   total.outputTokens += turn.outputTokens

@@ -49,6 +49,7 @@ export async function* runLoop<Message>(
   const { transport, settings, toolkit, mode } = input
   const { hooks } = settings
   const scope = new RunScope({ signal: input.signal, timeoutMs: settings.timeoutMs, stop: input.stop })
+  let completed = false
   try {
     scope.check()
     const messages = input.messages
@@ -121,10 +122,11 @@ export async function* runLoop<Message>(
       finishReason: last.finishReason,
       status: last.toolCalls.length === 0 ? 'done' : 'max-turns',
     }
+    completed = true
     yield { type: 'finish', result }
     return result
   } finally {
-    scope.dispose()
+    scope.dispose({ completed })
   }
 }
 

@@ -11,9 +11,14 @@ import { AbortError } from '../errors.js'
  */
 export class RunScope {
   readonly #controller = new AbortController()
-  readonly #aborted: Promise<never>
+  // Only a run with a signal, a deadline or a stream consumer can be aborted from outside; the others
+  // skip the racing entirely, which keeps the per-turn path as lean as a bare loop.
+  readonly #cancellable: boolean
+  readonly #aborted: Promise<never> | undefined
   readonly #outer: AbortSignal | undefined
+  readonly #stop: AbortSignal | undefined
   readonly #onOuterAbort: () => void
+  readonly #onStop: () => void
   readonly #timer: ReturnType<typeof setTimeout> | undefined
   #error: AbortError | undefined
 
@@ -24,20 +29,22 @@ export class RunScope {
     stop?: AbortSignal | undefined
   }) {
     const { signal, timeoutMs, stop } = options
-    this.#aborted = new Promise<never>((_, reject) => {
-      this.#controller.signal.addEventListener('abort', () => reject(this.abortError()), { once: true })
-    })
-    // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
-    this.#aborted.catch(() => {})
+    this.#cancellable = signal !== undefined || timeoutMs !== undefined || stop !== undefined
+    if (this.#cancellable) {
+      this.#aborted = new Promise<never>((_, reject) => {
+        this.#controller.signal.addEventListener('abort', () => reject(this.abortError()), { once: true })
+      })
+      // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
+      this.#aborted.catch(() => {})
+    }
     this.#outer = signal
+    this.#stop = stop
     this.#onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal?.reason }))
+    this.#onStop = () =>
+      this.abort(new AbortError('The run was stopped: its stream was closed before the run finished.'))
     if (signal?.aborted) this.#onOuterAbort()
     else signal?.addEventListener('abort', this.#onOuterAbort, { once: true })
-    stop?.addEventListener(
-      'abort',
-      () => this.abort(new AbortError('The run was stopped: its stream was closed before the run finished.')),
-      { once: true },
-    )
+    stop?.addEventListener('abort', this.#onStop, { once: true })
     this.#timer =
       timeoutMs === undefined
         ? undefined
@@ -69,13 +76,18 @@ export class RunScope {
   /** Settles like `promise`, or rejects with the abort error as soon as the run is aborted. */
   race<T>(promise: PromiseLike<T>): Promise<T> {
     if (this.#controller.signal.aborted) return Promise.reject(this.abortError())
+    if (this.#aborted === undefined) return Promise.resolve(promise)
     return Promise.race([promise, this.#aborted])
   }
 
-  /** Ends the run: stops its deadline and whatever is still running. */
-  dispose(): void {
+  /**
+   * Ends the run: stops its deadline and, unless it completed (when nothing is left running), aborts
+   * whatever is still running — tools of a run that failed midway.
+   */
+  dispose(options: { completed: boolean }): void {
     clearTimeout(this.#timer)
     this.#outer?.removeEventListener('abort', this.#onOuterAbort)
-    this.abort(new AbortError('The run has ended.'))
+    this.#stop?.removeEventListener('abort', this.#onStop)
+    if (!options.completed) this.abort(new AbortError('The run has ended.'))
   }
 }

@@ -232,11 +232,12 @@ function planEnabledServer(
   const secrets: string[] = []
   if (type === 'stdio') {
     const { command, args } = commandOf(entry)
-    const env = { ...stringMap(entry, 'environment'), ...stringMap(entry, 'env') }
-    for (const [key, raw] of Object.entries(env)) {
-      env[key] = expand(raw, `env.${key}`, context, secrets)
-      secrets.push(...secretPartsOf(env[key]))
-    }
+    const env = expandEach(
+      { ...stringMap(entry, 'environment'), ...stringMap(entry, 'env') },
+      'env',
+      context,
+      secrets,
+    )
     const cwd = optionalString(entry, 'cwd')
     return {
       kind: 'stdio',
@@ -253,11 +254,7 @@ function planEnabledServer(
   const rawUrl = optionalString(entry, 'url')
   if (rawUrl === undefined) throw new EntryProblem(`"type": "${String(entry.type)}" needs a "url"`)
   const url = parseUrl(expand(rawUrl, 'url', context, secrets))
-  const headers = stringMap(entry, 'headers')
-  for (const [key, raw] of Object.entries(headers)) {
-    headers[key] = expand(raw, `headers.${key}`, context, secrets)
-    secrets.push(...secretPartsOf(headers[key]))
-  }
+  const headers = expandEach(stringMap(entry, 'headers'), 'headers', context, secrets)
   return { kind: 'remote', name, url, protocol: type, headers, timeoutMs, tools, secrets }
 }
 
@@ -318,6 +315,22 @@ function toolFilterOf(entry: Record<string, unknown>): ToolFilter {
   return { allow: allowed.length > 0 ? new Set(allowed) : undefined, drop: new Set(dropped) }
 }
 
+/** Every value expanded; each whole value is a secret too, since a literal token needs no `${VAR}`. */
+function expandEach(
+  map: Record<string, string>,
+  field: string,
+  context: EntryContext,
+  secrets: string[],
+): Record<string, string> {
+  const expanded = Object.entries(map).map(([key, raw]) => {
+    const value = expand(raw, `${field}.${key}`, context, secrets)
+    secrets.push(...secretPartsOf(value))
+    return [key, value] as const
+  })
+  // fromEntries defines own properties, so a key such as "__proto__" is kept as a key.
+  return Object.fromEntries(expanded)
+}
+
 function expand(raw: string, field: string, context: EntryContext, secrets: string[]): string {
   const expansion = expandEnvVars(raw, context.env)
   switch (expansion.kind) {
@@ -358,16 +371,14 @@ function stringMap(entry: Record<string, unknown>, key: string): Record<string, 
   if (raw === undefined) return {}
   if (!isRecord(raw))
     throw new EntryProblem(`"${key}" must be an object of string values; got ${describe(raw)}`)
-  const map: Record<string, string> = {}
-  for (const [name, value] of Object.entries(raw)) {
+  const entries = Object.entries(raw).map(([name, value]) => {
     // Numbers and booleans are what people write for ports and flags; the process sees them as text anyway.
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      map[name] = String(value)
-    } else {
-      throw new EntryProblem(`"${key}.${name}" must be a string; got ${describe(value)}`)
+      return [name, String(value)] as const
     }
-  }
-  return map
+    throw new EntryProblem(`"${key}.${name}" must be a string; got ${describe(value)}`)
+  })
+  return Object.fromEntries(entries)
 }
 
 function stringList(raw: unknown, key: string): string[] {

@@ -126,7 +126,7 @@ export class StdioProcessTransport implements Transport {
       })
       this.#child = child
       child.once('spawn', () => {
-        liveTransports.add(this)
+        trackTransport(this)
         resolve()
       })
       child.once('error', (error) => {
@@ -141,7 +141,7 @@ export class StdioProcessTransport implements Transport {
       })
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal }
-        liveTransports.delete(this)
+        untrackTransport(this)
         // A server that died may leave children holding its pipes open; they are orphans now.
         const pid = child.pid
         if (pid !== undefined && this.#closing === undefined) signalTree(child, pid, 'SIGTERM')
@@ -212,7 +212,7 @@ export class StdioProcessTransport implements Transport {
     this.#readBuffer.clear()
     child.stdout?.removeAllListeners('data')
     child.stderr?.removeAllListeners('data')
-    liveTransports.delete(this)
+    untrackTransport(this)
   }
 
   /** True once the leader has exited and (on POSIX) nothing is left in its process group, within `waitMs`. */
@@ -274,8 +274,45 @@ function delay(ms: number): Promise<void> {
 }
 
 // Servers run in their own process group, so they would outlive a host that exits without `close()`;
-// on exit, whatever is still running is killed.
+// on exit, whatever is still running is killed. A terminating signal (Ctrl-C, a supervisor's SIGTERM)
+// ends the host without an 'exit' event, and Ctrl-C never reaches another process group, so while servers
+// run a signal listener kills them too.
 const liveTransports = new Set<StdioProcessTransport>()
-process.once('exit', () => {
+const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+let watchingSignals = false
+
+function killLiveTransports(): void {
   for (const transport of liveTransports) transport.killNow()
-})
+}
+
+function onTerminatingSignal(signal: NodeJS.Signals): void {
+  // Another listener means the host handles the signal itself (say, a graceful shutdown that calls
+  // close(), or a process.exit() that the 'exit' hook covers): leave the decision to it.
+  if (process.listenerCount(signal) > 1) return
+  killLiveTransports()
+  // Only this listener kept the default action (ending the process) from happening: restore it.
+  stopWatchingSignals()
+  process.kill(process.pid, signal)
+}
+
+function trackTransport(transport: StdioProcessTransport): void {
+  liveTransports.add(transport)
+  // Listening only while servers run keeps a host without any from gaining signal listeners.
+  if (OWN_PROCESS_GROUP && !watchingSignals) {
+    watchingSignals = true
+    for (const signal of TERMINATING_SIGNALS) process.on(signal, onTerminatingSignal)
+  }
+}
+
+function untrackTransport(transport: StdioProcessTransport): void {
+  liveTransports.delete(transport)
+  if (liveTransports.size === 0) stopWatchingSignals()
+}
+
+function stopWatchingSignals(): void {
+  if (!watchingSignals) return
+  watchingSignals = false
+  for (const signal of TERMINATING_SIGNALS) process.off(signal, onTerminatingSignal)
+}
+
+process.once('exit', killLiveTransports)

@@ -50,7 +50,9 @@ export function parseSkillFile(text: string): ParsedSkillFile {
 
   let data: unknown
   try {
-    data = parse(lines.slice(1, end).join('\n'))
+    // `logLevel: 'error'` still throws on errors, but keeps YAML warnings (an unknown directive, a wrong
+    // tag) off the host's stderr: a skipped or odd skill is reported once, through the logger.
+    data = parse(lines.slice(1, end).join('\n'), { logLevel: 'error' })
   } catch (error) {
     return { kind: 'skipped', reason: `the frontmatter is not valid YAML (${describeYamlError(error)})` }
   }

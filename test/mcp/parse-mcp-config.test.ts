@@ -185,6 +185,11 @@ describe('parseMcpConfig: paths, switches and filters', () => {
     ])
   })
 
+  it('keeps keys such as __proto__ as plain keys', () => {
+    const plan = only(JSON.parse('{ "mcpServers": { "s": { "command": "x", "env": { "__proto__": "kept" } } } }'))
+    expect(plan.kind === 'stdio' && Object.entries(plan.env)).toStrictEqual([['__proto__', 'kept']])
+  })
+
   it('turns the tools map into an allowlist (any true) and a droplist (false)', () => {
     const allow = only({
       mcpServers: { s: { command: 'x', tools: { echo: true, add: true, image: false } } },

@@ -17,12 +17,7 @@ import { startRecordingServer } from '../http/recording-server.js'
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer, waitFor } from '../mcp/mcp-fixtures.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
-import {
-  type RecordedRequest,
-  type ScriptedServer,
-  type ScriptStep,
-  startScriptedServer,
-} from '../support/scripted-server.js'
+import { type RecordedRequest, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { captureUnhandled, expectEveryCallAnswered, settle, type UnhandledCapture } from './support.js'
 
 const openai = provider('openai-chat')
@@ -191,7 +186,7 @@ describe('a remote (streamable HTTP) MCP server restarted on the same port', () 
   })
 })
 
-describe("an HTTP tool whose server is down", () => {
+describe('an HTTP tool whose server is down', () => {
   it('is answered with an error result naming the failure, and the run goes on', async () => {
     const gone = await startRecordingServer()
     const origin = gone.origin
@@ -368,9 +363,7 @@ describe('a truncated SSE stream', () => {
     const server = await startCuttingServer(['stall-after-text'], step)
     const client = createClient({ model: openai.model(server.url), timeoutMs: 500 })
     const started = Date.now()
-    const error = await client
-      .stream('hi')
-      .result.catch((caught: unknown) => caught)
+    const error = await client.stream('hi').result.catch((caught: unknown) => caught)
     expect(AbortError.isInstance(error)).toBe(true)
     expect(Date.now() - started).toBeLessThan(3000)
   })

@@ -10,7 +10,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer } from '../mcp/mcp-fixtures.js'
-import { type RecordedRequest, type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
+import { type RecordedRequest, startScriptedServer } from '../support/scripted-server.js'
 import { captureUnhandled, expectEveryCallAnswered, settle, type UnhandledCapture } from './support.js'
 
 const openai = provider('openai-chat')
@@ -144,9 +144,7 @@ describe('one stdio MCP server under concurrent calls', () => {
     const elapsed = Date.now() - started
     results.forEach((result, index) => {
       expect(result.isError).toBe(false)
-      expect(result.output).toBe(
-        index % 3 === 0 ? JSON.stringify({ sum: index + 1000 }) : `message-${index}`,
-      )
+      expect(result.output).toBe(index % 3 === 0 ? JSON.stringify({ sum: index + 1000 }) : `message-${index}`)
     })
     const counted = await toolkit.execute('fx_calls', {})
     expect(Number(counted.output)).toBe(calls + 1)

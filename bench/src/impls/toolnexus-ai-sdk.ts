@@ -2,8 +2,8 @@
 // object) and `createClient({ model })`, as the README shows it.
 
 import { createOpenAI } from '@ai-sdk/openai'
-import { z } from 'zod'
 import { createClient, createToolkit, defineTool } from 'toolnexus'
+import { z } from 'zod'
 import { getTime, getWeather, MODEL_ID, PROMPT, SYSTEM, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
 import type { CreateImplementation } from './types.js'
 

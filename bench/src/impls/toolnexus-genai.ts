@@ -1,8 +1,8 @@
 // toolnexus over `@google/genai`: the same toolkit, `createClient({ genai, model })`.
 
 import { GoogleGenAI } from '@google/genai'
-import { z } from 'zod'
 import { createClient, createToolkit, defineTool } from 'toolnexus'
+import { z } from 'zod'
 import { getTime, getWeather, MODEL_ID, PROMPT, SYSTEM, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
 import type { CreateImplementation } from './types.js'
 

@@ -105,7 +105,7 @@ function Conversation({ route }: { route: RouteKey }) {
             <strong>The run failed.</strong> {error.message}
           </div>
         )}
-        <div ref={bottom} />
+        <div ref={bottom} className="scroll-anchor" />
       </section>
       <form className="composer" onSubmit={onSubmit}>
         <input
