@@ -50,6 +50,14 @@ export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
   genai: GenAIClient
   /** The Gemini model id, like `'gemini-2.5-flash'`. */
   model: string
+  /**
+   * Generation settings sent with every call (`temperature`, `thinkingConfig`, `safetySettings`, …).
+   * `tools`, `systemInstruction` and `abortSignal` are the loop's own.
+   *
+   * @example
+   * createClient({ genai, model: 'gemini-2.5-flash', config: { temperature: 0, thinkingConfig: { thinkingBudget: 0 } } })
+   */
+  config?: Parameters<typeof createGenAITransport>[0]['config']
 }
 
 /** What `ask` takes: the conversation id, plus what `run` takes except `history` (the store holds it). */
@@ -99,10 +107,10 @@ export function createClient(
     )
   }
   if (options.genai !== undefined) {
-    const { genai, model } = options
+    const { genai, model, config } = options
     checkGenAI(genai, model)
     const transport = import('../genai/genai-transport.js').then((module) =>
-      module.createGenAITransport({ genai, model }),
+      module.createGenAITransport(config === undefined ? { genai, model } : { genai, model, config }),
     )
     // Surfaced on the first run; here it would be an unhandled rejection.
     transport.catch(() => {})

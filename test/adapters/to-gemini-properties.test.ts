@@ -132,7 +132,9 @@ describe('toGemini over generated JSON Schemas', () => {
         const names = Object.keys((input.properties as Record<string, unknown>) ?? {})
         const lowered = convertJsonSchemaToGeminiSchema(input)
         expect(Object.keys(lowered.properties ?? {}).sort()).toStrictEqual([...names].sort())
-        const required = ((input.required as string[] | undefined) ?? []).filter((name) => names.includes(name))
+        const required = ((input.required as string[] | undefined) ?? []).filter((name) =>
+          names.includes(name),
+        )
         expect(lowered.required ?? []).toStrictEqual([...new Set(required)])
       }),
       runs,

@@ -186,7 +186,9 @@ describe('parseMcpConfig: paths, switches and filters', () => {
   })
 
   it('keeps keys such as __proto__ as plain keys', () => {
-    const plan = only(JSON.parse('{ "mcpServers": { "s": { "command": "x", "env": { "__proto__": "kept" } } } }'))
+    const plan = only(
+      JSON.parse('{ "mcpServers": { "s": { "command": "x", "env": { "__proto__": "kept" } } } }'),
+    )
     expect(plan.kind === 'stdio' && Object.entries(plan.env)).toStrictEqual([['__proto__', 'kept']])
   })
 
