@@ -234,9 +234,20 @@ function checkRunOptions<Message>(prompt: string | Message[], options: RunOption
   if (history !== undefined && !Array.isArray(history)) {
     throw new ConfigError('`history` must be an array of messages, like a previous result.messages.')
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+  // Checked by shape: a signal from another realm (Next's edge runtime) fails `instanceof`.
+  if (signal !== undefined && !isAbortSignalLike(signal)) {
     throw new ConfigError('`signal` must be an AbortSignal, like AbortSignal.timeout(30_000).')
   }
+}
+
+function isAbortSignalLike(value: unknown): value is AbortSignal {
+  const candidate = value as Partial<AbortSignal> | null
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.aborted === 'boolean' &&
+    typeof candidate.addEventListener === 'function'
+  )
 }
 
 function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Message> {

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js'
-import { toUIMessageStreamResponse } from './to-ui-message-stream.js'
+import { type UIMessageStreamResponseInit, toUIMessageStreamResponse } from './to-ui-message-stream.js'
 import type { RunEvent, RunResult } from './types.js'
 
 /**
@@ -16,7 +16,7 @@ export interface RunStream<Message> extends AsyncIterable<RunEvent<Message>> {
   /** The run's result; rejects like `client.run` would. */
   readonly result: Promise<RunResult<Message>>
   /** The run as an AI SDK UI message stream (SSE) `Response`, for a route handler that serves `useChat`. */
-  toUIMessageStreamResponse(init?: ResponseInit): Response
+  toUIMessageStreamResponse(init?: UIMessageStreamResponseInit): Response
 }
 
 /**
@@ -104,7 +104,7 @@ class BufferedRunStream<Message> implements RunStream<Message> {
     }
   }
 
-  toUIMessageStreamResponse(init?: ResponseInit): Response {
+  toUIMessageStreamResponse(init?: UIMessageStreamResponseInit): Response {
     return toUIMessageStreamResponse(this, init)
   }
 }

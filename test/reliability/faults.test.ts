@@ -3,8 +3,9 @@
 // Each run ends or goes on as §8 says, with no unhandled rejection, no orphan process, no lost tool result.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { GoogleGenAI } from '@google/genai'
 import type { ModelMessage } from 'ai'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AbortError, ModelCallError } from '../../src/errors.js'
 import { httpTool } from '../../src/http/http-tool.js'
 import { createClient } from '../../src/loop/create-client.js'
@@ -16,6 +17,7 @@ import { startHttpFixture } from '../fixtures/mcp/http-server.mjs'
 import { startRecordingServer } from '../http/recording-server.js'
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer, waitFor } from '../mcp/mcp-fixtures.js'
+import { modelReply, startScriptedGemini, streamReply } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type RecordedRequest, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { captureUnhandled, expectEveryCallAnswered, settle, type UnhandledCapture } from './support.js'
@@ -37,7 +39,9 @@ afterEach(async () => {
   unhandled.stop()
   expect(unhandled.reasons).toStrictEqual([])
   faultsSurvived++
-  console.info(`[reliability] faults survived so far: ${faultsSurvived}`)
+})
+afterAll(() => {
+  console.info(`[reliability] fault scenarios survived: ${faultsSurvived}`)
 })
 
 async function scripted(script: ScriptStep[] | ((request: RecordedRequest) => ScriptStep)) {
@@ -463,5 +467,119 @@ describe('an abort mid-stream', () => {
     expect(seen).not.toContain('finish')
     await expect(stream.result).rejects.toBe(error)
     await waitFor(() => contexts[0]?.signal?.aborted === true)
+  })
+})
+
+describe('the @google/genai endpoint failing', () => {
+  const genaiAt = (baseUrl: string) =>
+    new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echoes.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    execute: ({ text }) => String(text),
+  })
+
+  it('500 then 503, then calls (one unknown, one with a __proto__ key): retried, every call answered', async () => {
+    const gemini = await startScriptedGemini({
+      script: [
+        { kind: 'error', status: 500, message: 'internal' },
+        { kind: 'error', status: 503, message: 'overloaded' },
+        // Raw JSON, so "__proto__" arrives as an own key, the way a hostile model would send it.
+        {
+          kind: 'response',
+          body: JSON.parse(
+            '{"candidates":[{"content":{"role":"model","parts":[' +
+              '{"functionCall":{"id":"g1","name":"echo","args":{"text":"fine"}}},' +
+              '{"functionCall":{"id":"g2","name":"nope","args":{}}},' +
+              '{"functionCall":{"id":"g3","name":"echo","args":{"text":"x","__proto__":{"polluted":"yes"}}}}' +
+              ']},"finishReason":"STOP","index":0}]}',
+          ),
+        },
+        modelReply([{ text: 'answered' }]),
+      ],
+    })
+    cleanups.push(() => gemini.close())
+    const toolkit = await createToolkit({ tools: [echo] })
+    const result = await createClient({
+      genai: genaiAt(gemini.baseUrl),
+      model: 'gemini-2.5-flash',
+      retries: FAST_RETRIES,
+    }).run('go', { toolkit })
+    expect(result.text).toBe('answered')
+    expect(result.toolCalls.map((call) => [call.id, call.isError])).toStrictEqual([
+      ['g1', false],
+      ['g2', true],
+      ['g3', false],
+    ])
+    expect(result.toolCalls[1]?.output).toContain('Unknown tool "nope"')
+    // One user turn answering all three calls, in order.
+    const answers = gemini.requests.at(-1)?.body.contents.at(-1)?.parts ?? []
+    expect(answers.map((part) => part.functionResponse?.id)).toStrictEqual(['g1', 'g2', 'g3'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('a stalled generateContent and a stalled stream are bounded by timeoutMs', async () => {
+    const gemini = await startScriptedGemini({ script: () => ({ kind: 'hang' }) })
+    cleanups.push(() => gemini.close())
+    const client = createClient({ genai: genaiAt(gemini.baseUrl), model: 'gemini-2.5-flash', timeoutMs: 400 })
+    for (const mode of ['run', 'stream'] as const) {
+      const started = Date.now()
+      const error =
+        mode === 'run'
+          ? await client.run('hi').catch((caught: unknown) => caught)
+          : await client.stream('hi').result.catch((caught: unknown) => caught)
+      expect(AbortError.isInstance(error)).toBe(true)
+      expect(Date.now() - started).toBeLessThan(2500)
+    }
+  })
+
+  it('a stream cut before its first chunk is retried; one cut after text rejects with a ModelCallError', async () => {
+    // The scripted server streams; a socket destroyed under it is the cut. First request: cut at once.
+    let requests = 0
+    const sockets = new Set<Socket>()
+    const whole = streamReply([[{ text: 'Hello ' }], [{ text: 'world' }]])
+    const server: Server = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        const attempt = requests++
+        response.writeHead(200, { 'content-type': 'text/event-stream' })
+        const chunks = whole.kind === 'stream' ? whole.chunks : []
+        const cutAfter = attempt === 0 ? 0 : attempt === 2 ? 1 : chunks.length
+        for (const chunk of chunks.slice(0, cutAfter))
+          response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`)
+        if (cutAfter === chunks.length) response.end()
+        else setTimeout(() => response.socket?.destroy(), 20)
+      })
+    })
+    server.on('connection', (socket) => {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy()
+          server.close(() => resolve())
+        }),
+    )
+    const client = createClient({
+      genai: genaiAt(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+      model: 'gemini-2.5-flash',
+      retries: FAST_RETRIES,
+    })
+    const first = await client.stream('hi').result
+    expect(first.text).toBe('Hello world')
+    expect(requests).toBe(2)
+
+    const stream = client.stream('again')
+    const deltas: string[] = []
+    const error = await (async () => {
+      for await (const event of stream) if (event.type === 'text-delta') deltas.push(event.text)
+    })().catch((caught: unknown) => caught)
+    expect(deltas).toStrictEqual(['Hello '])
+    expect(ModelCallError.isInstance(error)).toBe(true)
+    expect(requests).toBe(3)
   })
 })
