@@ -47,23 +47,24 @@ function parseFlags(argv: string[]): Flags {
 }
 
 const flags = parseFlags(process.argv.slice(2))
+// Full: about 5 minutes on an idle 2-core machine; a busy machine stretches it. Quick: a smoke run.
 const params = flags.quick
   ? {
       coldSamples: 1,
-      warmup: 15,
-      rounds: 5,
-      batch: 5,
+      warmup: 10,
+      rounds: 6,
+      batch: 4,
       concurrency: 100,
       concurrentRepeats: 1,
       concurrentWarmups: 0,
     }
   : {
-      coldSamples: 5,
-      warmup: 100,
-      rounds: 30,
-      batch: 10,
+      coldSamples: 3,
+      warmup: 60,
+      rounds: 40,
+      batch: 6,
       concurrency: 100,
-      concurrentRepeats: 3,
+      concurrentRepeats: 2,
       concurrentWarmups: 1,
     }
 

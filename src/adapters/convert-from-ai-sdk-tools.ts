@@ -6,7 +6,13 @@ import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js
 import { consoleLogger, type Logger } from '../toolkit/logger.js'
 import { ToolResultError } from './convert-to-ai-sdk-tools.js'
 
-/** What `fromAISDK` takes besides the tool set. */
+/**
+ * What `fromAISDK` takes besides the tool set.
+ *
+ * @example
+ * const skipped: string[] = []
+ * await fromAISDK(toolSet, { logger: { warn: (message) => skipped.push(message) } })
+ */
 export interface FromAISDKOptions {
   /** Where the reasons for skipped or renamed tools go. @default console */
   logger?: Logger

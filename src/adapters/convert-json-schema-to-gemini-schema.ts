@@ -1,6 +1,12 @@
 import type { JSONSchema } from '../tool/types.js'
 
-/** The value types Gemini's `Schema` knows (JSON Schema's names; the API accepts them in any case). */
+/**
+ * The value types Gemini's `Schema` knows, spelled as JSON Schema spells them (the API accepts any case;
+ * `@google/genai` upper-cases them itself).
+ *
+ * @example
+ * const type: GeminiSchemaType = 'integer'
+ */
 export type GeminiSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'
 
 /**
@@ -38,8 +44,8 @@ export interface GeminiSchema {
   pattern?: string
 }
 
-/** The keys a `GeminiSchema` may carry; everything else is dropped. */
-export const GEMINI_SCHEMA_KEYS: readonly (keyof GeminiSchema)[] = [
+// The keys a `GeminiSchema` may carry, in the order the output lists them; everything else is dropped.
+const GEMINI_SCHEMA_KEYS: readonly (keyof GeminiSchema)[] = [
   'type',
   'format',
   'title',
@@ -113,7 +119,13 @@ export function convertJsonSchemaToGeminiSchema(schema: JSONSchema): GeminiSchem
   return toObjectRoot(lowered)
 }
 
-/** True when a lowered root declares no argument at all (Gemini then wants no `parameters`). */
+/**
+ * True when a lowered root declares no argument at all: Gemini then wants no `parameters` (it rejects an
+ * object with empty `properties`).
+ *
+ * @example
+ * hasNoProperties(convertJsonSchemaToGeminiSchema({ type: 'object', properties: {} })) // true
+ */
 export function hasNoProperties(schema: GeminiSchema): boolean {
   return schema.properties === undefined || Object.keys(schema.properties).length === 0
 }
@@ -507,7 +519,11 @@ function lowerBounds(node: Record<string, unknown>, type: 'number' | 'integer', 
 
 function nextInteger(bound: number, step: number, direction: 1 | -1): number {
   if (step === 0) return bound
-  const next = Number.isInteger(bound) ? bound + direction : direction === 1 ? Math.ceil(bound) : Math.floor(bound)
+  const next = Number.isInteger(bound)
+    ? bound + direction
+    : direction === 1
+      ? Math.ceil(bound)
+      : Math.floor(bound)
   // `Math.ceil(-0.5)` is -0, which JSON cannot tell from 0.
   return next === 0 ? 0 : next
 }
@@ -605,7 +621,7 @@ function copyInteger(
   result: GeminiSchema,
 ): void {
   const value = node[key]
-  if (isFiniteNumber(value) && Number.isInteger(value) && value >= 0) result[key] = value
+  if (isFiniteNumber(value) && Number.isSafeInteger(value) && value >= 0) result[key] = value
 }
 
 function copyJson(node: Record<string, unknown>, key: 'default', result: GeminiSchema): void {
@@ -633,7 +649,9 @@ function ownValue(value: unknown): PropertyDescriptor {
 function joinSentences(parts: (string | undefined)[]): string {
   const present = parts.filter((part): part is string => part !== undefined && part.trim() !== '')
   return present
-    .map((part, index) => (index < present.length - 1 && !/[.!?:]$/.test(part.trim()) ? `${part.trim()}.` : part))
+    .map((part, index) =>
+      index < present.length - 1 && !/[.!?:]$/.test(part.trim()) ? `${part.trim()}.` : part,
+    )
     .join(' ')
 }
 

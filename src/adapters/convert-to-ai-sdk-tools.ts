@@ -1,7 +1,8 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { jsonSchema, type ToolSet, tool } from 'ai'
 import { ToolnexusError } from '../errors.js'
-import type { Tool } from '../tool/types.js'
+import { errorMessage } from '../tool/tool-result.js'
+import type { Tool, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 
 /**
@@ -61,10 +62,16 @@ export function toAISDK(tools: readonly Tool[]): ToolSet {
         if (problem !== undefined) {
           throw new ToolResultError(`Invalid arguments for tool "${each.name}": ${problem}`)
         }
-        const result = await each.execute(args, {
-          toolCallId: options.toolCallId,
-          ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
-        })
+        let result: ToolResult
+        try {
+          result = await each.execute(args, {
+            toolCallId: options.toolCallId,
+            ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
+          })
+        } catch (error) {
+          // A custom tool that breaks the never-throw contract still reads like every other failure.
+          throw new ToolResultError(`Tool "${each.name}" failed: ${errorMessage(error)}`)
+        }
         if (result.isError) throw new ToolResultError(result.output, result.metadata)
         return result.output
       },

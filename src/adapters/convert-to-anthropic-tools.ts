@@ -1,6 +1,11 @@
 import type { JSONSchema, Tool } from '../tool/types.js'
 
-/** One tool in the Anthropic Messages API `tools` array. */
+/**
+ * One tool in the Anthropic Messages API `tools` array.
+ *
+ * @example
+ * const tool: AnthropicTool = { name: 'ping', description: 'Health check', input_schema: { type: 'object', properties: {} } }
+ */
 export interface AnthropicTool {
   name: string
   description: string

@@ -5,7 +5,12 @@ import {
   hasNoProperties,
 } from './convert-json-schema-to-gemini-schema.js'
 
-/** What `toGemini` takes besides the tools. */
+/**
+ * What `toGemini` takes besides the tools.
+ *
+ * @example
+ * toGemini(tools, { parametersJsonSchema: true }) // [{ functionDeclarations: [{ name, description, parametersJsonSchema }] }]
+ */
 export interface ToGeminiOptions {
   /**
    * Send each tool's JSON Schema unchanged as `parametersJsonSchema` (Gemini's JSON Schema field, on models
@@ -21,6 +26,13 @@ export interface ToGeminiOptions {
  * `{ parametersJsonSchema: true }`, `parametersJsonSchema` (the JSON Schema as it is) — never both. A tool
  * without arguments carries neither: Gemini rejects an object schema with empty `properties`, and its
  * documentation says to leave `parameters` unset for a function without parameters.
+ *
+ * @example
+ * const declaration: GeminiFunctionDeclaration = {
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city',
+ *   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ * }
  */
 export interface GeminiFunctionDeclaration {
   name: string
@@ -29,7 +41,13 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: JSONSchema
 }
 
-/** The single element of the `tools` array of a Gemini request. */
+/**
+ * The single element of the `tools` array of a Gemini request: every function sits in it.
+ *
+ * @example
+ * const [wrapper]: [GeminiToolWrapper] = toGemini(tools)
+ * wrapper.functionDeclarations.length // the number of tools
+ */
 export interface GeminiToolWrapper {
   functionDeclarations: GeminiFunctionDeclaration[]
 }

@@ -1,6 +1,11 @@
 import type { JSONSchema, Tool } from '../tool/types.js'
 
-/** One tool in the OpenAI Chat Completions `tools` array. */
+/**
+ * One tool in the OpenAI Chat Completions `tools` array.
+ *
+ * @example
+ * const tool: OpenAITool = { type: 'function', function: { name: 'ping', description: 'Health check', parameters: { type: 'object', properties: {} } } }
+ */
 export interface OpenAITool {
   type: 'function'
   function: { name: string; description: string; parameters: JSONSchema }

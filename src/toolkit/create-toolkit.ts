@@ -205,7 +205,13 @@ class DefaultToolkit implements Toolkit {
   }
 
   toAISDK(): ReturnType<typeof toAISDK> {
-    return toAISDK(this.#list)
+    // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
+    return toAISDK(
+      this.#list.map((tool) => ({
+        ...tool,
+        execute: (args: Record<string, unknown>, context?: ToolContext) => this.execute(tool.name, args, context),
+      })),
+    )
   }
 
   #add(tools: readonly Tool[]): void {

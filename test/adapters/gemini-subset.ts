@@ -45,10 +45,11 @@ export function geminiSubsetProblems(schema: unknown, path = 'parameters'): stri
     const others = Object.keys(node).filter((key) => key !== 'anyOf')
     if (others.length > 0) problems.push(`${path}: anyOf beside ${others.join(', ')}`)
     if (!Array.isArray(node.anyOf) || node.anyOf.length < 2) problems.push(`${path}: anyOf needs 2+ branches`)
-    else
-      node.anyOf.forEach((branch, index) =>
-        problems.push(...geminiSubsetProblems(branch, `${path}.anyOf[${index}]`)),
-      )
+    else {
+      for (const [index, branch] of node.anyOf.entries()) {
+        problems.push(...geminiSubsetProblems(branch, `${path}.anyOf[${index}]`))
+      }
+    }
     return problems
   }
   const type = node.type

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ToolResultError, toAISDK } from '../../src/adapters/convert-to-ai-sdk-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool, ToolContext } from '../../src/tool/types.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import {
   aiMajor,
   MockLanguageModel,
@@ -121,6 +122,57 @@ describe(`toAISDK inside generateText (ai ${aiMajor})`, () => {
     expect(ToolResultError.isInstance(error) && error.metadata).toStrictEqual({ status: 503 })
     expect(toolResultsOfSecondCall(model)).toStrictEqual([
       { toolCallId: 'c1', output: { type: 'error-text', value: 'upstream said 503' } },
+    ])
+  })
+
+  it('a custom tool that throws (breaking the Tool contract) still reaches the model as error-text', async () => {
+    const broken: Tool = {
+      name: 'broken',
+      description: 'Throws',
+      inputSchema: { type: 'object', properties: {} },
+      source: 'custom',
+      execute: async () => {
+        throw new Error('socket closed')
+      },
+    }
+    const model = new MockLanguageModel({
+      doGenerate: [toolCallResult({ toolCallId: 'c1', toolName: 'broken', input: {} }), textResult('ok')],
+    })
+    await generateText({ model, tools: toAISDK([broken]), stopWhen: stepCountIs(3), prompt: 'x' })
+    expect(toolResultsOfSecondCall(model)).toStrictEqual([
+      { toolCallId: 'c1', output: { type: 'error-text', value: 'Tool "broken" failed: socket closed' } },
+    ])
+  })
+
+  it('tk.toAISDK() runs each call through the toolkit: its timeout and output cap hold', async () => {
+    const slow: Tool = {
+      name: 'slow',
+      description: 'Never answers',
+      inputSchema: { type: 'object', properties: {} },
+      source: 'custom',
+      execute: () => new Promise(() => {}),
+    }
+    const chatty = defineTool({ name: 'chatty', description: 'Talks', execute: () => 'x'.repeat(60) })
+    const tk = await createToolkit({ tools: [slow, chatty], toolTimeoutMs: 50, maxOutputChars: 40 })
+    const model = new MockLanguageModel({
+      doGenerate: [
+        {
+          ...toolCallResult({ toolCallId: 'c1', toolName: 'slow', input: {} }),
+          content: [
+            ...toolCallResult({ toolCallId: 'c1', toolName: 'slow', input: {} }).content,
+            ...toolCallResult({ toolCallId: 'c2', toolName: 'chatty', input: {} }).content,
+          ],
+        },
+        textResult('ok'),
+      ],
+    })
+    await generateText({ model, tools: tk.toAISDK(), stopWhen: stepCountIs(3), prompt: 'x' })
+    expect(toolResultsOfSecondCall(model)).toStrictEqual([
+      { toolCallId: 'c1', output: { type: 'error-text', value: 'Tool "slow" timed out after 50 ms.' } },
+      {
+        toolCallId: 'c2',
+        output: { type: 'text', value: `${'x'.repeat(40)}\n…[output truncated: 20 more characters]` },
+      },
     ])
   })
 

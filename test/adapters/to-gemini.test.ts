@@ -975,11 +975,12 @@ describe('toGemini through the real @google/genai SDK', () => {
     const before = structuredClone(tools.map((tool) => tool.inputSchema))
     const declarations = toGemini(tools)
     const ours = structuredClone(declarations)
-    // The SDK types `Schema.type` as its own enum; the wire shape is the same (lower-case is accepted).
+    // The SDK types `Schema.type` as a TypeScript enum (and counts as strings), so no plain object type is
+    // assignable to it; the wire shape is the same, and the SDK upper-cases the types itself.
     const response = await ai.models.generateContent({
       model: 'gemini-2.5-flash',
       contents: 'hi',
-      config: { tools: declarations as ToolListUnion },
+      config: { tools: declarations as unknown as ToolListUnion },
     })
     expect(response.text).toBe('ok')
     // The SDK upper-cases `type` (OBJECT, STRING, …); the subset is the same either way.
@@ -1001,7 +1002,7 @@ describe('toGemini through the real @google/genai SDK', () => {
     await ai.models.generateContent({
       model: 'gemini-2.5-flash',
       contents: 'hi',
-      config: { tools: toGemini([search]) as ToolListUnion },
+      config: { tools: toGemini([search]) as unknown as ToolListUnion },
     })
     expect((bodies.at(-1) as { tools: unknown }).tools).toMatchInlineSnapshot(`
       [

@@ -151,14 +151,16 @@ describe('every MCP child process is reaped', () => {
 
   it(`when the host ends without close(): ${endings.map((ending) => ending.label).join(', ')}`, async () => {
     // The four hosts run side by side: each takes seconds to start, and they share nothing.
-    const hosts = await Promise.all(
+    const started = await Promise.allSettled(
       endings.map(async (ending) => {
         const signal = 'signal' in ending ? ending.signal : undefined
         const marker = `reliability-exit-${ending.mode}-${signal ?? 'none'}-${process.pid}`
         return { ending, signal, marker, host: await startHost(ending.mode, marker) }
       }),
     )
+    const hosts = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
     try {
+      for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason
       await Promise.all(
         hosts.map(async ({ ending, signal, marker, host }) => {
           expect([ending.label, host.pids.length]).toStrictEqual([ending.label, 4])

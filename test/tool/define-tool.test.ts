@@ -2,9 +2,9 @@ import { jsonSchema } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ToolDefinitionError } from '../../src/errors.js'
-import { defineTool } from '../../src/tool/define-tool.js'
+import { type DefineToolOptions, defineTool } from '../../src/tool/define-tool.js'
 import type { InputSchema } from '../../src/tool/to-json-schema.js'
-import type { ToolContext } from '../../src/tool/types.js'
+import type { JSONSchema, ToolContext } from '../../src/tool/types.js'
 
 const citySchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
 
@@ -18,38 +18,45 @@ const standardCity = {
   },
 }
 
+const accepted: { kind: string; inputSchema: InputSchema | undefined; expected: JSONSchema }[] = [
+  { kind: 'JSON Schema', inputSchema: citySchema as InputSchema, expected: citySchema },
+  {
+    kind: 'zod 4',
+    inputSchema: z.object({ city: z.string() }),
+    expected: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    },
+  },
+  {
+    kind: 'Standard Schema with JSON Schema',
+    inputSchema: standardCity,
+    expected: { ...citySchema, additionalProperties: false },
+  },
+  { kind: 'AI SDK jsonSchema()', inputSchema: jsonSchema(citySchema), expected: citySchema },
+  {
+    kind: 'nothing (a tool without arguments)',
+    inputSchema: undefined,
+    expected: { type: 'object', properties: {} },
+  },
+  {
+    kind: 'JSON Schema without type or properties',
+    inputSchema: { required: [] },
+    expected: { required: [], type: 'object', properties: {} },
+  },
+]
+
 describe('defineTool: every accepted schema becomes plain JSON Schema', () => {
-  it.each([
-    { kind: 'JSON Schema', inputSchema: citySchema as InputSchema, expected: citySchema },
-    {
-      kind: 'zod 4',
-      inputSchema: z.object({ city: z.string() }),
-      expected: {
-        $schema: 'http://json-schema.org/draft-07/schema#',
-        type: 'object',
-        properties: { city: { type: 'string' } },
-        required: ['city'],
-        additionalProperties: false,
-      },
-    },
-    {
-      kind: 'Standard Schema with JSON Schema',
-      inputSchema: standardCity,
-      expected: { ...citySchema, additionalProperties: false },
-    },
-    { kind: 'AI SDK jsonSchema()', inputSchema: jsonSchema(citySchema), expected: citySchema },
-    {
-      kind: 'nothing (a tool without arguments)',
-      inputSchema: undefined,
-      expected: { type: 'object', properties: {} },
-    },
-    {
-      kind: 'JSON Schema without type or properties',
-      inputSchema: { required: [] },
-      expected: { required: [], type: 'object', properties: {} },
-    },
-  ])('$kind', async ({ inputSchema, expected }) => {
-    const tool = defineTool({ name: 'get_weather', description: 'Weather', inputSchema, execute: () => 'ok' })
+  it.each(accepted)('$kind', async ({ inputSchema, expected }) => {
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Weather',
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+      execute: () => 'ok',
+    })
     expect(tool.inputSchema).toStrictEqual(expected)
     expect(tool.source).toBe('native')
   })
@@ -152,67 +159,70 @@ describe('defineTool: what execute may return', () => {
   })
 })
 
+// Deliberately malformed definitions, as untyped JavaScript or a config could hand them over.
+const rejected: { label: string; options: Record<string, unknown>; message: string | RegExp }[] = [
+  {
+    label: 'a name with spaces suggests the sanitized one',
+    options: { name: 'get weather', execute: () => 'x' },
+    message:
+      'Tool name "get weather" is not allowed: use 1–64 characters from [a-zA-Z0-9_-]. Try "get_weather".',
+  },
+  {
+    label: 'an empty name',
+    options: { name: '', execute: () => 'x' },
+    message: 'Tool name "" is not allowed: use 1–64 characters from [a-zA-Z0-9_-].',
+  },
+  {
+    label: 'a name over 64 characters suggests a short one',
+    options: { name: 'x'.repeat(65), execute: () => 'x' },
+    message: /^Tool name "x{65}" is not allowed: .* Try "x{55}_[0-9a-f]{8}"\.$/,
+  },
+  {
+    label: 'no execute function',
+    options: { name: 't', execute: 'nope' },
+    message: 'Tool "t": execute must be a function.',
+  },
+  {
+    label: 'a root that is not an object',
+    options: { name: 't', inputSchema: { type: 'string' }, execute: () => 'x' },
+    message:
+      'Tool "t": the root of inputSchema must be { type: "object" } (tool arguments are always an object), got type "string". Wrap the value in an object property.',
+  },
+  {
+    label: 'a zod scalar root',
+    options: { name: 't', inputSchema: z.string(), execute: () => 'x' },
+    message: /^Tool "t": the root of inputSchema must be \{ type: "object" \}/,
+  },
+  {
+    label: 'a Standard Schema without JSON Schema support',
+    options: {
+      name: 't',
+      inputSchema: { '~standard': { version: 1, vendor: 'opaque', validate: () => ({}) } },
+      execute: () => 'x',
+    },
+    message:
+      /^Tool "t": inputSchema could not be converted to JSON Schema \(.*\)\. Pass a JSON Schema object, a zod 4 schema/,
+  },
+  {
+    label: 'a schema that resolves asynchronously',
+    options: { name: 't', inputSchema: jsonSchema(Promise.resolve(citySchema)), execute: () => 'x' },
+    message:
+      'Tool "t": inputSchema resolves to JSON Schema asynchronously. Resolve it first: inputSchema: await asSchema(schema).jsonSchema.',
+  },
+  {
+    label: 'a schema holding a function',
+    options: {
+      name: 't',
+      inputSchema: { type: 'object', properties: {}, check: () => true },
+      execute: () => 'x',
+    },
+    message: 'Tool "t": inputSchema must be plain JSON data (no functions or class instances).',
+  },
+]
+
 describe('defineTool: what cannot be represented fails at definition, saying what to change', () => {
-  it.each([
-    {
-      label: 'a name with spaces suggests the sanitized one',
-      options: { name: 'get weather', execute: () => 'x' },
-      message:
-        'Tool name "get weather" is not allowed: use 1–64 characters from [a-zA-Z0-9_-]. Try "get_weather".',
-    },
-    {
-      label: 'an empty name',
-      options: { name: '', execute: () => 'x' },
-      message: 'Tool name "" is not allowed: use 1–64 characters from [a-zA-Z0-9_-].',
-    },
-    {
-      label: 'a name over 64 characters suggests a short one',
-      options: { name: 'x'.repeat(65), execute: () => 'x' },
-      message: /^Tool name "x{65}" is not allowed: .* Try "x{55}_[0-9a-f]{8}"\.$/,
-    },
-    {
-      label: 'no execute function',
-      options: { name: 't', execute: 'nope' },
-      message: 'Tool "t": execute must be a function.',
-    },
-    {
-      label: 'a root that is not an object',
-      options: { name: 't', inputSchema: { type: 'string' }, execute: () => 'x' },
-      message:
-        'Tool "t": the root of inputSchema must be { type: "object" } (tool arguments are always an object), got type "string". Wrap the value in an object property.',
-    },
-    {
-      label: 'a zod scalar root',
-      options: { name: 't', inputSchema: z.string(), execute: () => 'x' },
-      message: /^Tool "t": the root of inputSchema must be \{ type: "object" \}/,
-    },
-    {
-      label: 'a Standard Schema without JSON Schema support',
-      options: {
-        name: 't',
-        inputSchema: { '~standard': { version: 1, vendor: 'opaque', validate: () => ({}) } },
-        execute: () => 'x',
-      },
-      message:
-        /^Tool "t": inputSchema could not be converted to JSON Schema \(.*\)\. Pass a JSON Schema object, a zod 4 schema/,
-    },
-    {
-      label: 'a schema that resolves asynchronously',
-      options: { name: 't', inputSchema: jsonSchema(Promise.resolve(citySchema)), execute: () => 'x' },
-      message:
-        'Tool "t": inputSchema resolves to JSON Schema asynchronously. Resolve it first: inputSchema: await asSchema(schema).jsonSchema.',
-    },
-    {
-      label: 'a schema holding a function',
-      options: {
-        name: 't',
-        inputSchema: { type: 'object', properties: {}, check: () => true },
-        execute: () => 'x',
-      },
-      message: 'Tool "t": inputSchema must be plain JSON data (no functions or class instances).',
-    },
-  ])('$label', ({ options, message }) => {
-    const define = () => defineTool({ description: '', ...(options as Parameters<typeof defineTool>[0]) })
+  it.each(rejected)('$label', ({ options, message }) => {
+    const define = () => defineTool({ description: '', ...options } as unknown as DefineToolOptions)
     expect(define).toThrow(ToolDefinitionError)
     expect(define).toThrow(message)
   })
