@@ -215,21 +215,19 @@ async function main(): Promise<void> {
     if (reply.type === 'memory') spec.maxRssSequentialBytes = reply.maxRssBytes
   }
 
-  log(`throughput: ${params.concurrency} concurrent runs`)
-  for (const spec of live()) {
-    const worker = workers.get(spec.key)!
-    for (let repeat = 0; repeat < params.concurrentWarmups + params.concurrentRepeats; repeat++) {
+  log(`throughput: ${params.concurrency} concurrent runs, interleaved like the rounds`)
+  for (let repeat = 0; repeat < params.concurrentWarmups + params.concurrentRepeats; repeat++) {
+    for (const spec of shuffle(live(), random)) {
       try {
         const reply = expect(
           spec,
-          await worker.request({ type: 'concurrent', count: params.concurrency }, 300_000),
+          await workers.get(spec.key)!.request({ type: 'concurrent', count: params.concurrency }, 300_000),
           'concurrent',
         )
         if (reply !== undefined && repeat >= params.concurrentWarmups)
           spec.concurrentWallMs.push(reply.wallMs)
       } catch (error) {
         fail(spec, 'concurrent', error instanceof Error ? error.message : String(error))
-        break
       }
     }
   }

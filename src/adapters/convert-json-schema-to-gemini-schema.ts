@@ -100,8 +100,8 @@ interface LowerContext {
  * Lowers a tool's JSON Schema into Gemini's `Schema` subset, keeping meaning where the subset can say it:
  * `$ref`/`$defs` inlined (a recursive reference is expanded once, then cut), `const` → a one-value `enum`,
  * a `null` type or branch → `nullable`, other type arrays and `oneOf` → `anyOf` alone on its node, `allOf`
- * merged, `enum` only on strings (a numeric or boolean enum keeps its type and lists the allowed values in
- * the description, so the model still sends a number the tool accepts), `required` only naming existing
+ * merged, enum values as strings (a number or boolean enum becomes a string enum; the toolkit reads the string
+ * the model sends back as the declared type), `required` only naming existing
  * properties, and every key outside the subset dropped. The root is always an object. Never throws and
  * never mutates `schema`: the result shares no object with it.
  *
@@ -404,27 +404,28 @@ function lowerSingle(
   const exampleCopy = cloneJson(example)
   if (exampleCopy !== undefined) result.example = exampleCopy
 
+  const allowed = values?.filter((value) => value !== null) ?? []
+  const scalarEnum = allowed.length > 0 && type !== 'array' && type !== 'object'
+  if (scalarEnum) {
+    // Gemini takes `enum` on strings only: a number or boolean enum becomes the string enum of its values'
+    // text. The toolkit reads a string the model sends back as the declared type (coerce-args).
+    result.type = 'string'
+    result.enum = [...new Set(allowed.map(enumText))]
+  } else if (allowed.length > 0) {
+    notes.push(`Allowed values: ${allowed.map(enumText).join(', ')}.`)
+  }
+
+  const shape: GeminiSchemaType | undefined = scalarEnum ? 'string' : type
+
   if (typeof node.format === 'string') {
-    if (type !== undefined && allowedFormats[type].includes(node.format) && node.format !== 'enum') {
+    if (shape !== undefined && allowedFormats[shape].includes(node.format) && node.format !== 'enum') {
       result.format = node.format
     } else if (node.format !== 'enum') {
       notes.push(`Format: ${node.format}.`)
     }
   }
 
-  const allowed = values?.filter((value) => value !== null) ?? []
-  if (allowed.length > 0) {
-    if (type === 'string' || type === undefined) {
-      result.type = 'string'
-      result.enum = [...new Set(allowed.map(enumText))]
-    } else {
-      // Gemini takes `enum` on strings only; the allowed values move into the description so the model
-      // still sends the declared type, which the tool's own schema then checks.
-      notes.push(`Allowed values: ${allowed.map(enumText).join(', ')}.`)
-    }
-  }
-
-  switch (type) {
+  switch (shape) {
     case 'string':
       copyInteger(node, 'minLength', result)
       copyInteger(node, 'maxLength', result)
@@ -432,7 +433,7 @@ function lowerSingle(
       break
     case 'number':
     case 'integer':
-      lowerBounds(node, type, result)
+      lowerBounds(node, shape, result)
       break
     case 'array':
       result.items = lowerItems(node, context)
@@ -446,7 +447,7 @@ function lowerSingle(
     case undefined:
       break
     default:
-      return assertNever(type)
+      return assertNever(shape)
   }
 
   const fullDescription = joinSentences([description, ...notes])
@@ -454,7 +455,7 @@ function lowerSingle(
   return orderKeys(result)
 }
 
-// An enum whose values are of several kinds (`['auto', 1, 2]`) becomes one branch per kind.
+// An enum mixing scalars with arrays or objects becomes one branch per kind.
 function lowerEnum(
   node: Record<string, unknown>,
   type: GeminiSchemaType | undefined,
@@ -464,7 +465,8 @@ function lowerEnum(
 ): GeminiSchema | undefined {
   if (type !== undefined) return undefined
   const kinds = [...new Set(values.filter((value) => value !== null).map(kindOf))]
-  if (kinds.length <= 1) return undefined
+  // Scalars of any kind share one string enum; only arrays and objects need a branch of their own.
+  if (kinds.length <= 1 || kinds.every((kind) => kind !== 'array' && kind !== 'object')) return undefined
   const branches = kinds.map((kind) => {
     const branchValues = values.filter((value) => value !== null && kindOf(value) === kind)
     return lowerSingle({ ...node, enum: branchValues }, kind, nullable, context)

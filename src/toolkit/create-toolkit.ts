@@ -5,6 +5,7 @@ import { toOpenAI } from '../adapters/convert-to-openai-tools.js'
 import { ToolDefinitionError } from '../errors.js'
 import { type HttpToolSpec, httpTool } from '../http/http-tool.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
+import { coerceScalarStrings } from '../tool/coerce-args.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
@@ -157,8 +158,13 @@ class DefaultToolkit implements Toolkit {
       return errorResult(`Unknown tool "${name}". Available tools: ${available}`)
     }
     const problem = validateArgs(tool.inputSchema, args)
-    if (problem !== undefined) return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
-    return runTool(tool, args, context, this.#parts.limits)
+    if (problem === undefined) return runTool(tool, args, context, this.#parts.limits)
+    // A number or boolean sent as text (Gemini's string enums) still fits once read as what it says.
+    const coerced = coerceScalarStrings(tool.inputSchema, args) as Record<string, unknown>
+    if (coerced !== args && validateArgs(tool.inputSchema, coerced) === undefined) {
+      return runTool(tool, coerced, context, this.#parts.limits)
+    }
+    return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
   }
 
   register(...tools: Tool[]): void {
@@ -209,7 +215,8 @@ class DefaultToolkit implements Toolkit {
     return toAISDK(
       this.#list.map((tool) => ({
         ...tool,
-        execute: (args: Record<string, unknown>, context?: ToolContext) => this.execute(tool.name, args, context),
+        execute: (args: Record<string, unknown>, context?: ToolContext) =>
+          this.execute(tool.name, args, context),
       })),
     )
   }

@@ -225,17 +225,27 @@ const loweringRules: { rule: string; property: unknown; expected: unknown; defs?
     expected: { type: 'string', enum: ['a', '1', 'true'] },
   },
   {
-    rule: 'numeric enum: type kept, values named in the description (Gemini takes enum on strings only)',
+    rule: 'numeric enum → a string enum of the values (Gemini takes enum on strings only)',
     property: { type: 'integer', enum: [60, 1440], description: 'Minutes' },
-    expected: { type: 'integer', description: 'Minutes. Allowed values: 60, 1440.' },
+    expected: { type: 'string', description: 'Minutes', enum: ['60', '1440'] },
   },
   {
-    rule: 'enum of mixed kinds → one branch per kind',
+    rule: 'boolean const → a one-value string enum',
+    property: { type: 'boolean', const: true },
+    expected: { type: 'string', enum: ['true'] },
+  },
+  {
+    rule: 'enum of mixed scalar kinds → one string enum',
     property: { enum: ['auto', 1, 2] },
+    expected: { type: 'string', enum: ['auto', '1', '2'] },
+  },
+  {
+    rule: 'enum mixing scalars and objects → one branch per kind',
+    property: { enum: ['auto', { mode: 'x' }] },
     expected: {
       anyOf: [
         { type: 'string', enum: ['auto'] },
-        { type: 'integer', description: 'Allowed values: 1, 2.' },
+        { type: 'object', description: 'Allowed values: {"mode":"x"}.' },
       ],
     },
   },
@@ -565,33 +575,35 @@ describe('the real-world schema corpus', () => {
               "parameters": {
                 "properties": {
                   "auto_archive_duration": {
-                    "description": "Minutes of inactivity before archiving. Allowed values: 60, 1440, 4320, 10080.",
-                    "type": "integer",
+                    "description": "Minutes of inactivity before archiving",
+                    "enum": [
+                      "60",
+                      "1440",
+                      "4320",
+                      "10080",
+                    ],
+                    "type": "string",
                   },
                   "channel_id": {
                     "pattern": "^[0-9]+$",
                     "type": "string",
                   },
                   "invitable": {
-                    "description": "Allowed values: true, false.",
-                    "type": "boolean",
+                    "enum": [
+                      "true",
+                      "false",
+                    ],
+                    "type": "string",
                   },
                   "mode": {
-                    "anyOf": [
-                      {
-                        "description": "auto or a level",
-                        "enum": [
-                          "auto",
-                        ],
-                        "nullable": true,
-                        "type": "string",
-                      },
-                      {
-                        "description": "auto or a level. Allowed values: 1, 2.",
-                        "nullable": true,
-                        "type": "integer",
-                      },
+                    "description": "auto or a level",
+                    "enum": [
+                      "auto",
+                      "1",
+                      "2",
                     ],
+                    "nullable": true,
+                    "type": "string",
                   },
                   "name": {
                     "maxLength": 100,
@@ -599,8 +611,12 @@ describe('the real-world schema corpus', () => {
                     "type": "string",
                   },
                   "rate_limit": {
-                    "description": "Allowed values: 0, 0.5, 1.5.",
-                    "type": "number",
+                    "enum": [
+                      "0",
+                      "0.5",
+                      "1.5",
+                    ],
+                    "type": "string",
                   },
                   "tags": {
                     "items": {
@@ -1014,8 +1030,11 @@ describe('toGemini through the real @google/genai SDK', () => {
               "parameters": {
                 "properties": {
                   "limit": {
-                    "description": "Allowed values: 10, 50.",
-                    "type": "INTEGER",
+                    "enum": [
+                      "10",
+                      "50",
+                    ],
+                    "type": "STRING",
                   },
                   "q": {
                     "nullable": true,
