@@ -3,18 +3,11 @@
 // warm-up and once after the runs; growth must stay far below what keeping every transcript would cost.
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterEach, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import {
-  captureUnhandled,
-  firstUserText,
-  inProcessModel,
-  lastToolOutputs,
-  settle,
-  type UnhandledCapture,
-} from './support.js'
+import { failOnUnhandledRejections, firstUserText, inProcessModel, lastToolOutputs } from './support.js'
 
 // `--expose-gc` set at run time: a fresh context then sees `gc`, without flags on the vitest worker.
 setFlagsFromString('--expose-gc')
@@ -26,15 +19,7 @@ const BATCH = 50
 // Keeping each run's transcript (some 2 KB) would grow the heap by ~20 MB over 10,000 runs.
 const MAX_GROWTH_BYTES = 4 * 1024 * 1024
 
-let unhandled: UnhandledCapture
-beforeEach(() => {
-  unhandled = captureUnhandled()
-})
-afterEach(async () => {
-  await settle()
-  unhandled.stop()
-  expect(unhandled.reasons).toStrictEqual([])
-})
+failOnUnhandledRejections()
 
 function heapAfterGc(): number {
   for (let pass = 0; pass < 3; pass++) gc()

@@ -5,33 +5,26 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
 import { createClient } from '../../src/loop/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { processesWithMarker, recordingLogger, stdioServer } from '../mcp/mcp-fixtures.js'
 import {
-  captureUnhandled,
   expectEveryCallAnswered,
+  failOnUnhandledRejections,
   type InProcessCall,
   inProcessModel,
   settle,
-  type UnhandledCapture,
 } from './support.js'
 
 const SKILLS_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'skills')
 // Tallied for the notes: how many generated inputs the suite tried.
 const tried = { loopCalls: 0, loopRuns: 0, executeCalls: 0, mcpConfigs: 0, skillFiles: 0 }
 
-let unhandled: UnhandledCapture
-beforeEach(() => {
-  unhandled = captureUnhandled()
-})
-afterEach(async () => {
-  await settle()
-  unhandled.stop()
-  expect(unhandled.reasons).toStrictEqual([])
+failOnUnhandledRejections()
+afterEach(() => {
   expectNoPollution()
 })
 afterAll(() => {

@@ -2,27 +2,19 @@
 // outlives its toolkit — on close(), and when the host ends without close() (exit, crash, SIGTERM, SIGINT).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { provider } from '../loop/support.js'
 import { isAlive, processesWithMarker, recordingLogger, stdioServer, waitFor } from '../mcp/mcp-fixtures.js'
 import { startScriptedServer } from '../support/scripted-server.js'
-import { captureUnhandled, settle, type UnhandledCapture } from './support.js'
+import { failOnUnhandledRejections } from './support.js'
 
 const EXIT_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'reliability', 'exit-without-close.mts')
 const MARKER_PATTERN = /…\[output truncated: (\d+) more characters\]$/
 
-let unhandled: UnhandledCapture
-beforeEach(() => {
-  unhandled = captureUnhandled()
-})
-afterEach(async () => {
-  await settle()
-  unhandled.stop()
-  expect(unhandled.reasons).toStrictEqual([])
-})
+failOnUnhandledRejections()
 
 const flood = defineTool({
   name: 'flood',

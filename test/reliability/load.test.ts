@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ModelMessage } from 'ai'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
 import type { RunResult } from '../../src/loop/types.js'
 import { defineTool } from '../../src/tool/define-tool.js'
@@ -11,7 +11,7 @@ import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer } from '../mcp/mcp-fixtures.js'
 import { type RecordedRequest, startScriptedServer } from '../support/scripted-server.js'
-import { captureUnhandled, expectEveryCallAnswered, settle, type UnhandledCapture } from './support.js'
+import { expectEveryCallAnswered, failOnUnhandledRejections } from './support.js'
 
 const openai = provider('openai-chat')
 
@@ -60,15 +60,7 @@ function echoingScript(tools: (prompt: string) => Array<{ name: string; args: ob
   }
 }
 
-let unhandled: UnhandledCapture
-beforeEach(() => {
-  unhandled = captureUnhandled()
-})
-afterEach(async () => {
-  await settle()
-  unhandled.stop()
-  expect(unhandled.reasons).toStrictEqual([])
-})
+failOnUnhandledRejections()
 
 describe('100 concurrent runs on one client and one toolkit', () => {
   it('keep their own transcripts and results, in run and in stream', async () => {

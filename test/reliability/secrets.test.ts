@@ -13,7 +13,7 @@ import { startRecordingServer } from '../http/recording-server.js'
 import { provider } from '../loop/support.js'
 import { recordingLogger, STDIO_SERVER } from '../mcp/mcp-fixtures.js'
 import { startScriptedServer } from '../support/scripted-server.js'
-import { captureUnhandled, settle, type UnhandledCapture } from './support.js'
+import { failOnUnhandledRejections, settle } from './support.js'
 
 const LEAKY_SERVER = join(import.meta.dirname, '..', 'fixtures', 'reliability', 'leaky-restart.mjs')
 const secret = (label: string): string => `${label}-${randomBytes(12).toString('hex')}`
@@ -53,15 +53,7 @@ function captureEverything(): { lines: string[]; stop(): void } {
   }
 }
 
-let unhandled: UnhandledCapture
-beforeEach(() => {
-  unhandled = captureUnhandled()
-})
-afterEach(async () => {
-  await settle()
-  unhandled.stop()
-  expect(unhandled.reasons).toStrictEqual([])
-})
+failOnUnhandledRejections()
 
 describe('secrets while MCP servers and HTTP tools fail', () => {
   const secrets = {

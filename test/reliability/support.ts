@@ -1,7 +1,7 @@
 // Shared pieces of the reliability suite: a capture of unhandled rejections, an in-process model for
 // volume (no HTTP, records nothing, so 10,000 runs hold no history), and the "every call answered" check.
 import type { ModelMessage } from 'ai'
-import { expect } from 'vitest'
+import { afterEach, beforeEach, expect } from 'vitest'
 
 /** Collects every unhandled rejection and uncaught exception while installed. */
 export interface UnhandledCapture {
@@ -141,4 +141,20 @@ export function expectEveryCallAnswered(messages: ModelMessage[]): string[] {
   expect([...results].sort()).toStrictEqual([...calls].sort())
   expect(new Set(calls).size).toBe(calls.length)
   return calls
+}
+
+/**
+ * Fails every test of the calling file on an unhandled rejection: installs a capture before each test and
+ * checks it, after letting stray promises settle, after each.
+ */
+export function failOnUnhandledRejections(): void {
+  let unhandled: UnhandledCapture
+  beforeEach(() => {
+    unhandled = captureUnhandled()
+  })
+  afterEach(async () => {
+    await settle()
+    unhandled.stop()
+    expect(unhandled.reasons).toStrictEqual([])
+  })
 }
