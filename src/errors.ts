@@ -23,9 +23,9 @@ export class ToolnexusError extends Error {
 
   /** True for an error of this class (or a subclass), from any copy of the package. */
   static isInstance<T extends typeof ToolnexusError>(this: T, error: unknown): error is InstanceType<T> {
-    return (
-      typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[this.marker] === true
-    )
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called, so each checks its own marker.
+    const marker = this.marker
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true
   }
 }
 

@@ -47,12 +47,14 @@ function textOf(content: unknown): string {
   return typeof content === 'string' ? content : JSON.stringify(content)
 }
 
+/** The part of a Chat Completions message the script reads. */
 export interface OpenAIMessage {
   role: string
   content?: unknown
   tool_call_id?: string
 }
 
+/** The part of a Chat Completions request the script reads. */
 export interface OpenAIRequest {
   model?: string
   messages?: OpenAIMessage[]
@@ -61,6 +63,7 @@ export interface OpenAIRequest {
   stream_options?: { include_usage?: boolean }
 }
 
+/** Tool calls for a fresh question; the answer (or a `BENCH-ERROR`) once tool messages follow it. */
 export function decideOpenAI(request: OpenAIRequest): Decision {
   const messages = request.messages ?? []
   const lastUser = messages.findLastIndex((message) => message.role === 'user')
@@ -74,6 +77,7 @@ export function decideOpenAI(request: OpenAIRequest): Decision {
   )
 }
 
+/** One tool call in a Chat Completions response. */
 export interface OpenAIToolCall {
   id: string
   type: 'function'
@@ -148,17 +152,20 @@ export function openAIReply(request: OpenAIRequest, sequence: number): ScriptedR
   }
 }
 
+/** The part of a Gemini `Part` the script reads. */
 export interface GeminiPart {
   text?: string
   functionCall?: { name?: string }
   functionResponse?: { name?: string; id?: string; response?: unknown }
 }
 
+/** The part of a generateContent request the script reads. */
 export interface GeminiRequest {
   contents?: Array<{ role?: string; parts?: GeminiPart[] }>
   tools?: Array<{ functionDeclarations?: Array<{ name?: string }> }>
 }
 
+/** Function calls for a fresh question; the answer once the last turn holds the function responses. */
 export function decideGemini(request: GeminiRequest): Decision {
   const contents = request.contents ?? []
   const last = contents.at(-1)
