@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 copy="${AI6_DIR:-${TMPDIR:-/tmp}/toolnexus-ai6}"
 mkdir -p "$copy"
 # Keep the copy's node_modules between runs; refresh everything else.
-tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./examples/next-chat --exclude=./bench \
+tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./examples/next-chat --exclude=./bench/node_modules --exclude=./bench/results \
   --exclude=./.git -cf - . | tar -C "$copy" -xf -
 cd "$copy"
 if [ ! -f node_modules/.ai6-installed ] || [ package.json -nt node_modules/.ai6-installed ]; then

@@ -2,7 +2,7 @@
 // every bench figure rests on that check.
 
 import { describe, expect, it } from 'vitest'
-import { geminiReply, openAIReply } from '../../bench/src/endpoint/scripted-model.js'
+import { type GeminiPart, geminiReply, openAIReply } from '../../bench/src/endpoint/scripted-model.js'
 import { EXPECTED_ANSWER } from '../../bench/src/scenario.js'
 
 const declared = (...names: string[]) => names.map((name) => ({ type: 'function', function: { name } }))
@@ -122,7 +122,7 @@ describe('scripted Gemini endpoint', () => {
   const tools = [{ functionDeclarations: [{ name: 'get_weather' }, { name: 'get_time' }] }]
   const user = { role: 'user', parts: [{ text: 'What is the weather and the local time in Paris?' }] }
 
-  function modelTurn(): { role: string; parts: unknown[] } {
+  function modelTurn(): { role: string; parts: GeminiPart[] } {
     const reply = geminiReply({ contents: [user], tools }, { model: 'm', streaming: false, sequence: 1 })
     if (reply.kind !== 'json') throw new Error('expected JSON')
     return (reply.body as { candidates: Array<{ content: { role: string; parts: unknown[] } }> })
@@ -163,7 +163,7 @@ describe('scripted Gemini endpoint', () => {
   it('fails the run when the thought signature was dropped', () => {
     const unsigned = {
       role: 'model',
-      parts: modelTurn().parts.map((part) => ({ ...(part as object), thoughtSignature: undefined })),
+      parts: modelTurn().parts.map((part) => ({ ...part, thoughtSignature: undefined })),
     }
     const reply = geminiReply(
       { contents: [user, JSON.parse(JSON.stringify(unsigned)), responses], tools },

@@ -94,12 +94,18 @@ describe('an MCP stdio server killed mid-session', () => {
       calling('t2', ['fx_echo', { text: 'after the kill' }], ['fx_pids', {}]),
       reply('second run over'),
     ])
-    const client = createClient({ model: openai.model(endpoint.url) })
+    // Kill once the echo has been answered: by then the slow call, sent first, is surely in flight.
+    let echoAnswered: () => void = () => {}
+    const echoed = new Promise<void>((resolve) => {
+      echoAnswered = resolve
+    })
+    const client = createClient({
+      model: openai.model(endpoint.url),
+      hooks: { afterTool: ({ name }) => (name === 'fx_echo' ? echoAnswered() : undefined) },
+    })
 
     const running = client.run('slow one', { toolkit })
-    // The slow call is in flight once the server counted it.
-    await waitFor(() => endpoint.requests.length === 1)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await echoed
     process.kill(firstPid, 'SIGKILL')
     const started = Date.now()
     const first = outputsOf(await running)

@@ -66,7 +66,8 @@ export interface OpenAIRequest {
 /** Tool calls for a fresh question; the answer (or a `BENCH-ERROR`) once tool messages follow it. */
 export function decideOpenAI(request: OpenAIRequest): Decision {
   const messages = request.messages ?? []
-  const lastUser = messages.findLastIndex((message) => message.role === 'user')
+  // The library targets ES2022 (no findLastIndex), and the root typecheck reads this file through the tests.
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
   const toolMessages = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
   if (toolMessages.length === 0) {
     return pickToolNames((request.tools ?? []).map((tool) => tool.function?.name ?? ''))

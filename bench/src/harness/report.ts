@@ -169,6 +169,9 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time. Ratios are medians of per-round ratios of round medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
   )
   lines.push(
+    `- Machine load (1-minute load average; other work shared these ${cpu.length} cores): ${input.load.start.toFixed(1)} at the start, ${input.load.end.toFixed(1)} at the end. Wall times move with it; the client CPU time per run moves far less, so both are shown.`,
+  )
+  lines.push(
     '- Reproduce: `npm run bench` (or `npm run bench -- --quick` for a smoke run) in a clone of the repository.',
   )
   if (input.profiled !== undefined)
