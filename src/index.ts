@@ -53,3 +53,4 @@ export type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from './to
 export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
 export type { Logger } from './toolkit/logger.js'
 export type { McpServerInfo, McpServerStatus } from './toolkit/sources.js'
+export { VERSION } from './version.js'

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
+import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
 import { createSecretScrubber, type SecretScrubber } from './scrub-secrets.js'
@@ -50,7 +51,7 @@ interface Session {
   stderrMark: number
 }
 
-const CLIENT_INFO = { name: 'toolnexus', version: '0.1.0' }
+const CLIENT_INFO = { name: 'toolnexus', version: VERSION }
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
 const MAX_TOOL_PAGES = 1000
 const STDERR_IN_REASON_CHARS = 600

@@ -125,7 +125,7 @@ describe('scripted Gemini endpoint', () => {
   function modelTurn(): { role: string; parts: GeminiPart[] } {
     const reply = geminiReply({ contents: [user], tools }, { model: 'm', streaming: false, sequence: 1 })
     if (reply.kind !== 'json') throw new Error('expected JSON')
-    return (reply.body as { candidates: Array<{ content: { role: string; parts: unknown[] } }> })
+    return (reply.body as { candidates: Array<{ content: { role: string; parts: GeminiPart[] } }> })
       .candidates[0]!.content
   }
 

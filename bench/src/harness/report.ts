@@ -355,6 +355,26 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   }
   lines.push(table(['Issue', 'What', 'Target', 'Measured (wall; CPU beside)', 'Verdict (wall)'], targetRows))
   lines.push('')
+  // generateText runs over the same doGenerate: toolnexus can only undercut it by what generateText adds.
+  const bounds = (['native', 'mcp'] as const).flatMap((variant) => {
+    const over = ratioOf(find('ai-sdk-generate-text', variant), find('floor-do-generate', variant))
+    const overCpu = ratioOf(
+      find('ai-sdk-generate-text', variant),
+      find('floor-do-generate', variant),
+      cpuTime,
+    )
+    return over === undefined || overCpu === undefined
+      ? []
+      : [
+          `${variant}: generateText ÷ bare doGenerate = ${ratio(over)} wall (${ratio(overCpu)} CPU), so 0.85× generateText = ${ratio(0.85 * over)} of the floor (${ratio(0.85 * overCpu)} CPU)`,
+        ]
+  })
+  if (bounds.length > 0) {
+    lines.push(
+      `The floor bounds the #3 target: ${bounds.join('; ')}. Below 1.00× of the floor a loop would have to do less than the bare loop does.`,
+    )
+    lines.push('')
+  }
 
   lines.push('## Scale (toolnexus)')
   lines.push('')

@@ -1,0 +1,57 @@
+// Type tests of the public API: checked by `npm run typecheck` (tsc), never run.
+import type { Content } from '@google/genai'
+import { GoogleGenAI } from '@google/genai'
+import type { ModelMessage, ToolSet } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { expectTypeOf } from 'vitest'
+import {
+  type AnthropicTool,
+  ConfigError,
+  createClient,
+  createToolkit,
+  defineTool,
+  type GeminiToolWrapper,
+  type OpenAITool,
+  type RunEvent,
+  type RunResult,
+  type Tool,
+  type ToolResult,
+  toGemini,
+} from '../src/index.js'
+
+const weather = defineTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: ({ city }) => `sunny in ${String(city)}`,
+})
+expectTypeOf(weather).toEqualTypeOf<Tool>()
+expectTypeOf(weather.execute).returns.resolves.toEqualTypeOf<ToolResult>()
+
+// toGemini is one wrapper, as a tuple: `[0]` needs no undefined check.
+expectTypeOf(toGemini([weather])).toEqualTypeOf<[GeminiToolWrapper]>()
+expectTypeOf(toGemini([weather])[0].functionDeclarations).toBeArray()
+
+const toolkit = await createToolkit({ tools: [weather] })
+expectTypeOf(toolkit.toOpenAI()).toEqualTypeOf<OpenAITool[]>()
+expectTypeOf(toolkit.toAnthropic()).toEqualTypeOf<AnthropicTool[]>()
+expectTypeOf(toolkit.toAISDK()).toExtend<ToolSet>()
+expectTypeOf(toolkit.execute('get_weather', { city: 'Pune' })).resolves.toEqualTypeOf<ToolResult>()
+
+// The transcript type follows the transport: AI SDK messages, or Gemini contents.
+const aiClient = createClient({ model: new MockLanguageModelV4() })
+expectTypeOf(aiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<ModelMessage>>()
+expectTypeOf(aiClient.stream('hi', { toolkit })).toExtend<AsyncIterable<RunEvent<ModelMessage>>>()
+
+const genaiClient = createClient({ genai: new GoogleGenAI({ apiKey: 'key' }), model: 'gemini-2.5-flash' })
+expectTypeOf(genaiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<Content>>()
+expectTypeOf<Parameters<typeof genaiClient.run>[1]>().toExtend<{ history?: Content[] } | undefined>()
+
+// Events are a discriminated union, narrowed by `type`.
+declare const event: RunEvent<ModelMessage>
+if (event.type === 'tool-result') expectTypeOf(event.isError).toBeBoolean()
+if (event.type === 'finish') expectTypeOf(event.result.status).toEqualTypeOf<'done' | 'max-turns'>()
+
+// Errors narrow through isInstance.
+declare const thrown: unknown
+if (ConfigError.isInstance(thrown)) expectTypeOf(thrown).toEqualTypeOf<ConfigError>()
