@@ -4,6 +4,7 @@
 //
 //   node --cpu-prof --cpu-prof-dir results/profiles dist/profile-run.js <implementation> <native|mcp> [runs]
 
+import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
@@ -18,9 +19,11 @@ const [id = 'toolnexus-ai-sdk', variantArgument = 'native', runsArgument = '2000
 const variant: ToolVariant = variantArgument === 'mcp' ? 'mcp' : 'native'
 implementationById(id)
 
+const logsDir = join(distDir, '..', 'results', 'logs')
+mkdirSync(logsDir, { recursive: true })
 const endpoint = startChild<{ type: string; port?: number }>(join(distDir, 'endpoint/scripted-endpoint.js'), {
   args: [],
-  logFile: join(distDir, '..', 'results', 'logs', 'profile-endpoint.log'),
+  logFile: join(logsDir, 'profile-endpoint.log'),
 })
 const listening = await endpoint.first(10_000)
 const origin = `http://127.0.0.1:${listening.port}`

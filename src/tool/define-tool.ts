@@ -48,19 +48,44 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     throw new ToolDefinitionError(`Tool "${name}": execute must be a function.`)
   }
   const inputSchema = toJsonSchema(options.inputSchema, name)
-  return {
+  const run: CheckedArgsRunner = async (args, context) => {
+    try {
+      return toToolResult(await execute(args as Args, context))
+    } catch (error) {
+      return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+    }
+  }
+  const tool: Tool = {
     name,
     description: typeof description === 'string' ? description : '',
     inputSchema,
     source: 'native',
-    async execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
       const problem = validateArgs(inputSchema, args)
-      if (problem !== undefined) return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
-      try {
-        return toToolResult(await execute(args as Args, context))
-      } catch (error) {
-        return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+      if (problem !== undefined) {
+        return Promise.resolve(errorResult(`Invalid arguments for tool "${name}": ${problem}`))
       }
+      return run(args, context)
     },
   }
+  checkedArgsRunners.set(tool, run)
+  return tool
+}
+
+/** Runs a tool with arguments already checked against its schema. */
+export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>
+
+// The toolkit checks arguments before it calls a tool; for native tools it calls this runner instead of
+// `execute`, so the arguments are not checked twice on the hot path.
+const checkedArgsRunners = new WeakMap<Tool, CheckedArgsRunner>()
+
+/**
+ * The way to run `tool` once its arguments are known to fit its schema: the native tool's body without its
+ * own check, or `tool.execute` for any other tool.
+ *
+ * @example
+ * if (validateArgs(tool.inputSchema, args) === undefined) await runnerForCheckedArgs(tool)(args, {})
+ */
+export function runnerForCheckedArgs(tool: Tool): CheckedArgsRunner {
+  return checkedArgsRunners.get(tool) ?? ((args, context) => tool.execute(args, context))
 }

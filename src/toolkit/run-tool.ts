@@ -1,3 +1,4 @@
+import { runnerForCheckedArgs } from '../tool/define-tool.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 
@@ -10,9 +11,10 @@ export interface RunToolLimits {
 }
 
 /**
- * Runs one tool with a deadline, the caller's signal and an output cap. Always resolves: a tool that
- * throws (breaking the `Tool` contract), hangs past its deadline, or is aborted yields an error result,
- * and a tool that ignores its signal cannot hold the caller.
+ * Runs one tool, whose arguments the caller has checked against its schema, with a deadline, the
+ * caller's signal and an output cap. Always resolves: a tool that throws (breaking the `Tool` contract),
+ * hangs past its deadline, or is aborted yields an error result, and a tool that ignores its signal
+ * cannot hold the caller.
  */
 export async function runTool(
   tool: Tool,
@@ -43,7 +45,7 @@ export async function runTool(
       : undefined
 
   const running = Promise.resolve()
-    .then(() => tool.execute(args, { ...context, signal: controller.signal, timeoutMs }))
+    .then(() => runnerForCheckedArgs(tool)(args, { ...context, signal: controller.signal, timeoutMs }))
     .catch((error: unknown) => errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
   try {
     return capOutput(await Promise.race([running, stopped]), limits.maxOutputChars)

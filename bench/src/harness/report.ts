@@ -304,31 +304,42 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   lines.push('')
   const targetRows: string[][] = []
   for (const variant of ['native', 'mcp'] as const) {
+    const target = (
+      issue: string,
+      what: string,
+      pair: [SpecResult | undefined, SpecResult | undefined],
+      limit: number,
+    ): string[] => {
+      const value = ratioOf(...pair)
+      return [
+        `${issue}, ${variant}`,
+        what,
+        `≤ ${limit.toFixed(2)}×`,
+        `${ratio(value)} (CPU ${ratio(ratioOf(...pair, cpuTime))})`,
+        verdict(value, limit),
+      ]
+    }
     const toolnexus = find('toolnexus-ai-sdk', variant)
-    const generateText = ratioOf(toolnexus, find('ai-sdk-generate-text', variant))
-    const doGenerate = ratioOf(toolnexus, find('floor-do-generate', variant))
-    const genai = ratioOf(find('toolnexus-genai', variant), find('genai-generate-content', variant))
-    targetRows.push([
-      `#3, ${variant}`,
-      'toolnexus loop ÷ AI SDK generateText',
-      '≤ 0.85×',
-      ratio(generateText),
-      verdict(generateText, 0.85),
-    ])
-    targetRows.push([
-      `#3/#8, ${variant}`,
-      'toolnexus loop ÷ bare doGenerate loop',
-      '≤ 1.10×',
-      ratio(doGenerate),
-      verdict(doGenerate, 1.1),
-    ])
-    targetRows.push([
-      `#4, ${variant}`,
-      'toolnexus genai loop ÷ bare generateContent loop',
-      '≤ 1.10×',
-      ratio(genai),
-      verdict(genai, 1.1),
-    ])
+    targetRows.push(
+      target(
+        '#3',
+        'toolnexus loop ÷ AI SDK generateText',
+        [toolnexus, find('ai-sdk-generate-text', variant)],
+        0.85,
+      ),
+      target(
+        '#3/#8',
+        'toolnexus loop ÷ bare doGenerate loop',
+        [toolnexus, find('floor-do-generate', variant)],
+        1.1,
+      ),
+      target(
+        '#4',
+        'toolnexus genai loop ÷ bare generateContent loop',
+        [find('toolnexus-genai', variant), find('genai-generate-content', variant)],
+        1.1,
+      ),
+    )
   }
   for (const variant of ['native', 'mcp'] as const) {
     const toolnexus = find('toolnexus-ai-sdk', variant)

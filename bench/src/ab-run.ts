@@ -1,0 +1,77 @@
+// A/B in one process: two implementations, the same endpoint, batches alternating A-B / B-A, so both see the
+// same machine, the same moment and the same JIT-warm Node. Sharper than the cross-process rounds for
+// telling a small overhead from noise; the full bench stays the reference (separate processes, peers).
+//
+//   node dist/ab-run.js <implementation A> <implementation B> [native|mcp] [rounds=60] [batch=20]
+
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { startChild } from './harness/child.js'
+import { median } from './harness/stats.js'
+import { implementationById } from './impls/registry.js'
+import type { BenchInstance, CreateImplementation, ImplementationOptions } from './impls/types.js'
+import { EXPECTED_ANSWER } from './scenario.js'
+
+const distDir = dirname(fileURLToPath(import.meta.url))
+const [first = 'toolnexus-ai-sdk', second = 'floor-do-generate', variantArgument = 'native', ...rest] =
+  process.argv.slice(2)
+const rounds = Number(rest[0] ?? 60)
+const batchSize = Number(rest[1] ?? 20)
+implementationById(first)
+implementationById(second)
+
+const logsDir = join(distDir, '..', 'results', 'logs')
+mkdirSync(logsDir, { recursive: true })
+const endpoint = startChild<{ type: string; port?: number }>(join(distDir, 'endpoint/scripted-endpoint.js'), {
+  args: [],
+  logFile: join(logsDir, 'ab-endpoint.log'),
+})
+const { port } = await endpoint.first(10_000)
+const options: ImplementationOptions = {
+  variant: variantArgument === 'mcp' ? 'mcp' : 'native',
+  openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
+  geminiBaseUrl: `http://127.0.0.1:${port}`,
+  mcpServer: { command: process.execPath, args: [join(distDir, 'mcp/bench-mcp-server.js')] },
+}
+const load = async (id: string): Promise<BenchInstance> =>
+  ((await import(`./impls/${id}.js`)) as { create: CreateImplementation }).create(options)
+const a = await load(first)
+const b = await load(second)
+
+async function batch(instance: BenchInstance, count: number): Promise<{ wall: number; cpu: number }> {
+  const cpuStart = process.cpuUsage()
+  const start = performance.now()
+  for (let index = 0; index < count; index++) {
+    const text = await instance.run()
+    if (text !== EXPECTED_ANSWER) throw new Error(`wrong answer: ${text}`)
+  }
+  const cpu = process.cpuUsage(cpuStart)
+  return { wall: (performance.now() - start) / count, cpu: (cpu.user + cpu.system) / 1000 / count }
+}
+
+await batch(a, 200)
+await batch(b, 200)
+const results: Array<{ a: { wall: number; cpu: number }; b: { wall: number; cpu: number } }> = []
+for (let round = 0; round < rounds; round++) {
+  if (round % 2 === 0) {
+    const resultA = await batch(a, batchSize)
+    results.push({ a: resultA, b: await batch(b, batchSize) })
+  } else {
+    const resultB = await batch(b, batchSize)
+    results.push({ a: await batch(a, batchSize), b: resultB })
+  }
+}
+const line = (metric: 'wall' | 'cpu'): string => {
+  const valueA = median(results.map((result) => result.a[metric]))
+  const valueB = median(results.map((result) => result.b[metric]))
+  const ratio = median(results.map((result) => result.a[metric] / result.b[metric]))
+  return `${metric === 'wall' ? 'wall' : 'CPU '} ${valueA.toFixed(3)} vs ${valueB.toFixed(3)} ms/run, ratio ${ratio.toFixed(2)}×, Δ ${(valueA - valueB).toFixed(3)} ms/run`
+}
+process.stdout.write(`${first} vs ${second} (${options.variant}, ${rounds} rounds × ${batchSize} runs)\n`)
+process.stdout.write(`  ${line('wall')}\n  ${line('cpu')}\n`)
+await a.close()
+await b.close()
+await endpoint.stop(2_000)
+process.exit(0)
