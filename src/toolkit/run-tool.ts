@@ -23,7 +23,7 @@ export async function runTool(
   limits: RunToolLimits,
 ): Promise<ToolResult> {
   const timeoutMs = context.timeoutMs ?? limits.timeoutMs
-  const controller = new AbortController()
+  const controller = new LazyAbortController()
   const outer = context.signal
   if (outer?.aborted) return errorResult(`Tool "${tool.name}" was not run: the call was aborted.`)
 
@@ -45,7 +45,15 @@ export async function runTool(
       : undefined
 
   const running = Promise.resolve()
-    .then(() => runnerForCheckedArgs(tool)(args, { ...context, signal: controller.signal, timeoutMs }))
+    .then(() =>
+      runnerForCheckedArgs(tool)(args, {
+        ...context,
+        timeoutMs,
+        get signal() {
+          return controller.signal
+        },
+      }),
+    )
     .catch((error: unknown) => errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
   try {
     return capOutput(await Promise.race([running, stopped]), limits.maxOutputChars)
@@ -65,5 +73,30 @@ function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
     ...result,
     output: `${result.output.slice(0, maxOutputChars)}\n…[output truncated: ${dropped} more characters]`,
     metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
+  }
+}
+
+/**
+ * An `AbortController` made only when its signal is first read. Node makes a controller in microseconds,
+ * which adds up on a path run for every tool call, and most tools never read their signal.
+ */
+class LazyAbortController {
+  #controller: AbortController | undefined
+  #aborted = false
+  #reason: unknown
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.#aborted) this.#controller.abort(this.#reason)
+    }
+    return this.#controller.signal
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return
+    this.#aborted = true
+    this.#reason = reason
+    this.#controller?.abort(reason)
   }
 }

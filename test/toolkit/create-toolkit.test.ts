@@ -168,6 +168,19 @@ describe('createToolkit: limits, abort and lifecycle', () => {
     expect(seen?.aborted).toBe(true)
   })
 
+  it('a tool that reads its signal only after the deadline sees it aborted, with the reason', async () => {
+    let readLate: (() => AbortSignal) | undefined
+    const slow = customTool('slow', (_args, context?: ToolContext) => {
+      readLate = () => context?.signal as AbortSignal
+      return new Promise<ToolResult>(() => {})
+    })
+    const tk = await createToolkit({ tools: [slow], toolTimeoutMs: 20 })
+    expect((await tk.execute('slow', {})).isError).toBe(true)
+    const signal = readLate?.()
+    expect(signal?.aborted).toBe(true)
+    expect(String(signal?.reason)).toContain('timed out after 20 ms')
+  })
+
   it('a per-call timeoutMs overrides the toolkit default', async () => {
     const slow = customTool('slow', () => new Promise<ToolResult>(() => {}))
     const tk = await createToolkit({ tools: [slow] })
