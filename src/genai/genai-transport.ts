@@ -86,7 +86,8 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
   const declarationsByTools = new WeakMap<readonly Tool[], GeminiToolWrapper>()
 
   function parameters(request: TransportRequest<Content>): GenerateContentParameters {
-    const config: GenerateContentConfig = { ...baseConfig, abortSignal: request.signal }
+    const config: GenerateContentConfig =
+      request.signal === undefined ? { ...baseConfig } : { ...baseConfig, abortSignal: request.signal }
     if (request.tools.length > 0) {
       let wrapper = declarationsByTools.get(request.tools)
       if (wrapper === undefined) {

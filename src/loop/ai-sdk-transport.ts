@@ -215,7 +215,8 @@ class AISDKTransport implements Transport<ModelMessage> {
       cache: this.#prompts,
     })
     if (request.system !== undefined) prompt.unshift({ role: 'system', content: request.system })
-    const options: SpecCallOptions = { prompt, abortSignal: request.signal }
+    const options: SpecCallOptions =
+      request.signal === undefined ? { prompt } : { prompt, abortSignal: request.signal }
     if (request.tools.length > 0) {
       options.tools = this.#toolDeclarations(request.tools)
       options.toolChoice = { type: 'auto' }

@@ -61,7 +61,12 @@ export async function* runLoop<Message>(
     let last: ModelTurn<Message>
     while (true) {
       turn++
-      let request: TransportRequest<Message> = { messages, tools: allTools, system, signal: scope.signal }
+      let request: TransportRequest<Message> = {
+        messages,
+        tools: allTools,
+        system,
+        signal: scope.modelSignal,
+      }
       if (hooks.beforeModel !== undefined) {
         const change = await scope.race(
           Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),

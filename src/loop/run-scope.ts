@@ -51,9 +51,14 @@ export class RunScope {
         : setTimeout(() => this.abort(new AbortError(`The run timed out after ${timeoutMs} ms.`)), timeoutMs)
   }
 
-  /** The signal handed to the model call and to every tool. */
+  /** The signal handed to every tool (aborted too when a run fails midway). */
   get signal(): AbortSignal {
     return this.#controller.signal
+  }
+
+  /** The signal handed to the model call: `undefined` when nothing can abort the run from outside. */
+  get modelSignal(): AbortSignal | undefined {
+    return this.#cancellable ? this.#controller.signal : undefined
   }
 
   /** Aborts the run with this error (the first abort wins). */

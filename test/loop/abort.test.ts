@@ -3,8 +3,11 @@ import { AbortError } from '../../src/errors.js'
 import { createClient } from '../../src/loop/create-client.js'
 import type { Tool, ToolContext } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { MockLanguageModel, textResult } from '../adapters/mock-language-model.js'
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { provider } from './support.js'
+
+type MockModel = InstanceType<typeof MockLanguageModel>
 
 const servers: ScriptedServer[] = []
 afterEach(async () => {
@@ -157,4 +160,23 @@ it('a stream can be read only once', async () => {
     })(),
   ).rejects.toThrow('A run stream can be read once')
   expect((await stream.result).text).toBe('once')
+})
+
+describe('the signal handed to the model call', () => {
+  // A signal handed to fetch costs Node about 0.25 ms of CPU per request, so a run that nothing can
+  // abort sends none; one that can be aborted always does.
+  it('is left out when nothing can abort the run, and passed when something can', async () => {
+    const answer = (): MockModel => new MockLanguageModel({ doGenerate: textResult('ok') })
+    const quiet = answer()
+    await createClient({ model: quiet }).run('hi')
+    expect(quiet.doGenerateCalls[0]?.abortSignal).toBeUndefined()
+
+    const withSignal = answer()
+    await createClient({ model: withSignal }).run('hi', { signal: new AbortController().signal })
+    expect(withSignal.doGenerateCalls[0]?.abortSignal).toBeInstanceOf(AbortSignal)
+
+    const withDeadline = answer()
+    await createClient({ model: withDeadline, timeoutMs: 10_000 }).run('hi')
+    expect(withDeadline.doGenerateCalls[0]?.abortSignal).toBeInstanceOf(AbortSignal)
+  })
 })
