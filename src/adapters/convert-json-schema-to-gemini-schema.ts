@@ -1,3 +1,4 @@
+import { isRecord } from '../shared/is-record.js'
 import type { JSONSchema } from '../tool/types.js'
 
 /**
@@ -663,10 +664,6 @@ function stringOrUndefined(value: unknown): string | undefined {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function assertNever(value: never): never {

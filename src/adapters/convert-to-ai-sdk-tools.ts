@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { jsonSchema, type ToolSet, tool } from 'ai'
 import { ToolnexusError } from '../errors.js'
+import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
@@ -96,8 +97,4 @@ function cloneSchema(schema: Tool['inputSchema']): JSONSchema7 {
   }
   // A Tool's schema is plain JSON Schema by contract (§1); JSONSchema7 is the AI SDK's name for that.
   return copy as JSONSchema7
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,6 +1,6 @@
 import { createSecretScrubber } from '../mcp/scrub-secrets.js'
 import type { InputSchema } from '../tool/to-json-schema.js'
-import { errorResult } from '../tool/tool-result.js'
+import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import { buildHttpRequest } from './build-http-request.js'
@@ -194,5 +194,5 @@ function networkReason(error: unknown): string {
     if (cause.message !== '') return cause.message
     if (code !== undefined) return code
   }
-  return error instanceof Error ? error.message : String(error)
+  return errorMessage(error)
 }

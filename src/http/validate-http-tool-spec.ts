@@ -1,4 +1,5 @@
 import { ToolDefinitionError } from '../errors.js'
+import { isRecord } from '../shared/is-record.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import type { JSONSchema } from '../tool/types.js'
@@ -208,8 +209,4 @@ function checkHeaders(headers: unknown, fail: Fail): Array<[string, string]> {
     checked.push([header, template])
   }
   return checked
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

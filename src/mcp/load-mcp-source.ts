@@ -1,5 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import { joinToolName } from '../tool/names.js'
+import { errorMessage } from '../tool/tool-result.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import type { Logger } from '../toolkit/logger.js'
 import type { McpServerInfo, McpSource } from '../toolkit/sources.js'
@@ -62,9 +63,7 @@ async function loadServer(plan: McpServerPlan, logger: Logger): Promise<LoadedSe
       try {
         listed = await connection.open()
       } catch (error) {
-        logger.warn(
-          `MCP server "${plan.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-        )
+        logger.warn(`MCP server "${plan.name}" failed: ${errorMessage(error)}`)
         return { kind: 'connection', name: plan.name, connection, tools: [] }
       }
       return {

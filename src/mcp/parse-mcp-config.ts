@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
+import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 import { expandEnvVars } from './expand-env-vars.js'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpConfig } from './mcp-config.js'
@@ -406,10 +407,6 @@ function optionalBoolean(entry: Record<string, unknown>, key: string): boolean |
 /** A command with a folder in it is a path (resolved against the config); a bare name is looked up on PATH. */
 function isRelativePath(command: string): boolean {
   return !isAbsolute(command) && /[\\/]/.test(command)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The kind of a value, for messages: never a string's text, which may be a secret. */

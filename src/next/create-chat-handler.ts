@@ -3,6 +3,7 @@
 import { convertToModelMessages, type ModelMessage, type UIMessage, validateUIMessages } from 'ai'
 import { toUIMessageStreamResponse } from '../loop/to-ui-message-stream.js'
 import type { RunEvent, RunOptions } from '../loop/types.js'
+import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
@@ -164,10 +165,6 @@ async function readChatRequest(request: Request): Promise<ChatRequestBody | stri
 
 function isTrigger(value: unknown): value is NonNullable<ChatRequestBody['trigger']> {
   return value === 'submit-message' || value === 'regenerate-message'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function jsonError(status: number, error: string): Response {

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { errorMessage } from '../tool/tool-result.js'
 import type { Logger } from '../toolkit/logger.js'
 
 /** The file every skill folder holds. */
@@ -51,7 +52,7 @@ export async function findSkillFiles(
     try {
       entries = await readdir(directory, { withFileTypes: true })
     } catch (error) {
-      logger.warn(`Skipped skills folder ${directory}: it cannot be read (${codeOf(error)}).`)
+      logger.warn(`Skipped skills folder ${directory}: it cannot be read (${errorCode(error)}).`)
       return
     }
     const subfolders: string[] = []
@@ -78,7 +79,7 @@ export async function findSkillFiles(
       isFolder = (await stat(directory)).isDirectory()
     } catch (error) {
       const problem =
-        codeOf(error) === 'ENOENT' ? 'it does not exist' : `it cannot be read (${codeOf(error)})`
+        errorCode(error) === 'ENOENT' ? 'it does not exist' : `it cannot be read (${errorCode(error)})`
       logger.warn(`Skills folder ${directory} was skipped: ${problem}.`)
       continue
     }
@@ -120,9 +121,10 @@ export function byName(left: Dirent, right: Dirent): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0
 }
 
-function codeOf(error: unknown): string {
+/** A filesystem error's `code` (`ENOENT`, `EACCES`, …), else its message. */
+export function errorCode(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
     return error.code
   }
-  return error instanceof Error ? error.message : String(error)
+  return errorMessage(error)
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Logger } from '../toolkit/logger.js'
 import type { SkillsSource } from '../toolkit/sources.js'
-import { findSkillFiles, type SkillLocation } from './find-skill-files.js'
+import { errorCode, findSkillFiles, type SkillLocation } from './find-skill-files.js'
 import { listSkillFiles } from './list-skill-files.js'
 import { type ParsedSkillFile, parseSkillFile } from './parse-skill-file.js'
 import { createSkillTool, formatSkillsPrompt, type Skill } from './skill-tool.js'
@@ -85,11 +85,4 @@ async function mapConcurrently<Item, Result>(
   }
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, items.length) }, worker))
   return results
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code
-  }
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,4 +1,5 @@
 import { parse, YAMLError } from 'yaml'
+import { errorMessage } from '../tool/tool-result.js'
 
 /** What a `SKILL.md` holds, or why it cannot be used. */
 export type ParsedSkillFile =
@@ -99,7 +100,7 @@ function scalarText(value: unknown): string | undefined {
 
 // The parser counts lines from the start of the frontmatter; the author reads them from the top of the file.
 function describeYamlError(error: unknown): string {
-  if (!(error instanceof YAMLError)) return error instanceof Error ? error.message : String(error)
+  if (!(error instanceof YAMLError)) return errorMessage(error)
   const summary = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
   const position = error.linePos?.[0]
   return position === undefined

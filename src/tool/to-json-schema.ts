@@ -1,5 +1,6 @@
 import { asSchema } from 'ai'
 import { ToolDefinitionError } from '../errors.js'
+import { errorMessage } from './tool-result.js'
 import type { JSONSchema } from './types.js'
 
 const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema')
@@ -55,7 +56,7 @@ function readSchema(input: InputSchema, toolName: string): unknown {
     jsonSchema = asSchema(input as Parameters<typeof asSchema>[0]).jsonSchema
   } catch (error) {
     throw new ToolDefinitionError(
-      `Tool "${toolName}": inputSchema could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)}). Pass a JSON Schema object, a zod 4 schema or a Standard Schema with JSON Schema support.`,
+      `Tool "${toolName}": inputSchema could not be converted to JSON Schema (${errorMessage(error)}). Pass a JSON Schema object, a zod 4 schema or a Standard Schema with JSON Schema support.`,
       { cause: error },
     )
   }
