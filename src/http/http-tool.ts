@@ -2,7 +2,7 @@ import { createSecretScrubber } from '../mcp/scrub-secrets.js'
 import type { InputSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
-import { validateArgs } from '../tool/validate-args.js'
+import { validatingTool } from '../tool/validating-tool.js'
 import { buildHttpRequest } from './build-http-request.js'
 import {
   expandHeaderVariables,
@@ -83,12 +83,12 @@ const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8'
  */
 export function httpTool(spec: HttpToolSpec): Tool {
   const plan = planHttpTool(spec)
-  return {
+  return validatingTool({
     name: plan.name,
     description: plan.description,
     inputSchema: plan.inputSchema,
     source: 'http',
-    async execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    async run(args, context) {
       try {
         return await callEndpoint(plan, args, context)
       } catch {
@@ -96,7 +96,7 @@ export function httpTool(spec: HttpToolSpec): Tool {
         return errorResult(`HTTP tool "${plan.name}" failed unexpectedly.`)
       }
     },
-  }
+  })
 }
 
 async function callEndpoint(
@@ -105,9 +105,6 @@ async function callEndpoint(
   context: ToolContext,
 ): Promise<ToolResult> {
   const fail = (message: string): ToolResult => errorResult(`HTTP tool "${plan.name}": ${message}`)
-  const problem = validateArgs(plan.inputSchema, args)
-  if (problem !== undefined) return errorResult(`Invalid arguments for tool "${plan.name}": ${problem}`)
-
   const request = buildHttpRequest(plan, args)
   if (request.kind === 'invalid') return fail(`${request.message}.`)
   const target = `${plan.method} ${request.url.origin}${request.url.pathname}`

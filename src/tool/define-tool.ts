@@ -2,8 +2,8 @@ import { ToolDefinitionError } from '../errors.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
 import { errorMessage, errorResult, toToolResult } from './tool-result.js'
-import type { Tool, ToolContext, ToolResult } from './types.js'
-import { validateArgs } from './validate-args.js'
+import type { Tool, ToolContext } from './types.js'
+import { validatingTool } from './validating-tool.js'
 
 /** What `defineTool` takes. */
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -47,45 +47,17 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   if (typeof execute !== 'function') {
     throw new ToolDefinitionError(`Tool "${name}": execute must be a function.`)
   }
-  const inputSchema = toJsonSchema(options.inputSchema, name)
-  const run: CheckedArgsRunner = async (args, context) => {
-    try {
-      return toToolResult(await execute(args as Args, context))
-    } catch (error) {
-      return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
-    }
-  }
-  const tool: Tool = {
+  return validatingTool({
     name,
     description: typeof description === 'string' ? description : '',
-    inputSchema,
+    inputSchema: toJsonSchema(options.inputSchema, name),
     source: 'native',
-    execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-      const problem = validateArgs(inputSchema, args)
-      if (problem !== undefined) {
-        return Promise.resolve(errorResult(`Invalid arguments for tool "${name}": ${problem}`))
+    async run(args, context) {
+      try {
+        return toToolResult(await execute(args as Args, context))
+      } catch (error) {
+        return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
       }
-      return run(args, context)
     },
-  }
-  checkedArgsRunners.set(tool, run)
-  return tool
-}
-
-/** Runs a tool with arguments already checked against its schema. */
-export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>
-
-// The toolkit checks arguments before it calls a tool; for native tools it calls this runner instead of
-// `execute`, so the arguments are not checked twice on the hot path.
-const checkedArgsRunners = new WeakMap<Tool, CheckedArgsRunner>()
-
-/**
- * The way to run `tool` once its arguments are known to fit its schema: the native tool's body without its
- * own check, or `tool.execute` for any other tool.
- *
- * @example
- * if (validateArgs(tool.inputSchema, args) === undefined) await runnerForCheckedArgs(tool)(args, {})
- */
-export function runnerForCheckedArgs(tool: Tool): CheckedArgsRunner {
-  return checkedArgsRunners.get(tool) ?? ((args, context) => tool.execute(args, context))
+  })
 }

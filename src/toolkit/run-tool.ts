@@ -1,6 +1,6 @@
-import { runnerForCheckedArgs } from '../tool/define-tool.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 
 /** How a toolkit bounds one tool call. */
 export interface RunToolLimits {
