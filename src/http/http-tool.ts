@@ -1,14 +1,10 @@
-import { createSecretScrubber } from '../mcp/scrub-secrets.js'
+import { createSecretScrubber } from '../shared/scrub-secrets.js'
 import type { InputSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { buildHttpRequest } from './build-http-request.js'
-import {
-  expandHeaderVariables,
-  HEADER_VARIABLE_PATTERN,
-  processEnvironment,
-} from './expand-header-variables.js'
+import { expandHeaderVariables, processEnvironment } from './expand-header-variables.js'
 import { readHttpResponse } from './read-http-response.js'
 import { type HttpToolPlan, planHttpTool } from './validate-http-tool-spec.js'
 
@@ -109,8 +105,7 @@ async function callEndpoint(
   if (request.kind === 'invalid') return fail(`${request.message}.`)
   const target = `${plan.method} ${request.url.origin}${request.url.pathname}`
 
-  const environment = processEnvironment()
-  const expanded = expandHeaderVariables(plan.headers, environment)
+  const expanded = expandHeaderVariables(plan.headers, processEnvironment())
   switch (expanded.kind) {
     case 'missing':
       return fail(
@@ -156,7 +151,7 @@ async function callEndpoint(
     // A failing server may quote the request's headers back (a 401 "you sent Bearer …", a debug 500);
     // the values that came from the environment are secrets and must not reach the model or a log.
     return result.isError
-      ? { ...result, output: createSecretScrubber(headerSecrets(plan, environment))(result.output) }
+      ? { ...result, output: createSecretScrubber(expanded.secrets)(result.output) }
       : result
   } catch (error) {
     if (timedOut) return fail(`no response from ${target} within ${plan.timeoutMs} ms.`)
@@ -166,21 +161,6 @@ async function callEndpoint(
     clearTimeout(timer)
     context.signal?.removeEventListener('abort', onAbort)
   }
-}
-
-/** The values the header templates took from the environment. */
-function headerSecrets(
-  plan: HttpToolPlan,
-  environment: Readonly<Record<string, string | undefined>>,
-): string[] {
-  const values: string[] = []
-  for (const [, template] of plan.headers) {
-    for (const match of template.matchAll(HEADER_VARIABLE_PATTERN)) {
-      const value = match[1] === undefined ? undefined : environment[match[1]]
-      if (value !== undefined && value !== '') values.push(value)
-    }
-  }
-  return values
 }
 
 // `fetch` says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is on its cause.

@@ -12,12 +12,12 @@ import {
   McpError,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js'
+import { createSecretScrubber, type SecretScrubber } from '../shared/scrub-secrets.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
-import { createSecretScrubber, type SecretScrubber } from './scrub-secrets.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { PhaseTimeoutError, withDeadline } from './with-deadline.js'
 

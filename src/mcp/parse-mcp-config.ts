@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
+import { expandEnvVars } from '../shared/expand-env-vars.js'
 import { isRecord } from '../shared/is-record.js'
+import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { errorMessage } from '../tool/tool-result.js'
-import { expandEnvVars } from './expand-env-vars.js'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpConfig } from './mcp-config.js'
 import { parseJsonWithComments } from './parse-json-with-comments.js'
-import { secretPartsOf } from './scrub-secrets.js'
 
 /**
  * Which of a server's tools load, by the server's own names.

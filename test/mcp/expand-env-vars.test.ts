@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { expandEnvVars } from '../../src/mcp/expand-env-vars.js'
 import { parseJsonWithComments } from '../../src/mcp/parse-json-with-comments.js'
-import { createSecretScrubber, secretPartsOf } from '../../src/mcp/scrub-secrets.js'
+import { expandEnvVars } from '../../src/shared/expand-env-vars.js'
+import { createSecretScrubber, secretPartsOf } from '../../src/shared/scrub-secrets.js'
 
 describe('expandEnvVars', () => {
   const env = { TOKEN: 'abc123', EMPTY: '' }
