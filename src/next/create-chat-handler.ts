@@ -94,7 +94,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return jsonError(500, `The toolkit could not be created: ${errorMessage(error)}`)
     }
 
-    const signal = followSignal(request.signal)
+    // Passed as is: the loop checks a signal by its shape, so one from the edge runtime's realm works.
+    const signal = request.signal
     const runOptions: RunOptions<ModelMessage> = { signal }
     if (toolkit !== undefined) runOptions.toolkit = toolkit
     const events = client.stream(messages, runOptions)
@@ -103,18 +104,6 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       ...(onError === undefined ? {} : { onError }),
     })
   }
-}
-
-/**
- * A signal of this realm that aborts with the request's. On Next's edge runtime `request.signal` comes
- * from another realm, where `instanceof AbortSignal` (which the client checks) is false.
- */
-function followSignal(requestSignal: AbortSignal): AbortSignal {
-  const controller = new AbortController()
-  const forward = (): void => controller.abort(requestSignal.reason)
-  if (requestSignal.aborted) forward()
-  else requestSignal.addEventListener('abort', forward, { once: true })
-  return controller.signal
 }
 
 async function resolveToolkit(
