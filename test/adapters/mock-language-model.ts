@@ -1,6 +1,5 @@
 // A recording AI SDK model for either major: `ai` 7 ships MockLanguageModelV4, `ai` 6 MockLanguageModelV3.
 // Both take scripted results (one per call, in order) and keep every call's options in `doGenerateCalls`.
-import { createRequire } from 'node:module'
 import * as testing from 'ai/test'
 
 const usage = {
@@ -8,9 +7,7 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 }
 
-/** The major of the installed `ai`, read from its package.json. */
-export const aiVersion: string = createRequire(import.meta.url)('ai/package.json').version
-export const aiMajor: number = Number.parseInt(aiVersion, 10)
+export { aiMajor, aiVersion } from '../support/ai-version.js'
 
 type MockModel = InstanceType<typeof testing.MockLanguageModelV4>
 type MockOptions = ConstructorParameters<typeof testing.MockLanguageModelV4>[0]

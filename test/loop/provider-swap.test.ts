@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/loop/create-client.js'
 import type { RunEvent, RunResult } from '../../src/loop/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
@@ -166,10 +166,7 @@ function wire(provider: ScriptedProvider, body: Record<string, unknown>): unknow
 }
 
 describe('wire formats (the second request: tool declarations, the assistant turn and every tool result)', () => {
-  let major = 7
-  beforeAll(async () => {
-    major = await aiMajor()
-  })
+  const major = aiMajor
 
   it('OpenAI Chat Completions', async () => {
     const provider = PROVIDERS[0] as ScriptedProvider

@@ -83,10 +83,4 @@ export const addTool: Tool = defineTool({
   execute: ({ a, b }) => ({ sum: Number(a) + Number(b) }),
 })
 
-/** Major version of the installed `ai` package (6 or 7): some wire details differ between them. */
-export async function aiMajor(): Promise<number> {
-  const { createRequire } = await import('node:module')
-  const require = createRequire(import.meta.url)
-  const { version } = require('ai/package.json') as { version: string }
-  return Number(version.split('.')[0])
-}
+export { aiMajor } from '../support/ai-version.js'

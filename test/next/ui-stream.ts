@@ -2,10 +2,7 @@
 // (which validates every chunk against the installed `ai`'s schema) and `readUIMessageStream`.
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 
-export const aiMajor = Number.parseInt(
-  (await import('ai/package.json', { with: { type: 'json' } })).default.version,
-  10,
-)
+export { aiMajor } from '../support/ai-version.js'
 
 /** The SSE body as its JSON chunks; throws unless it ends with `data: [DONE]`. */
 export async function sseChunks(response: Response): Promise<unknown[]> {
