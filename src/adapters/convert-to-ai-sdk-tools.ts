@@ -5,6 +5,7 @@ import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
+import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 
 /**
  * A toolnexus tool's error result, inside the AI SDK. `toAISDK` throws it from `execute` so that the AI SDK
@@ -65,7 +66,8 @@ export function toAISDK(tools: readonly Tool[]): ToolSet {
         }
         let result: ToolResult
         try {
-          result = await each.execute(args, {
+          // Checked just above: a tool that checks its own arguments is run without checking them again.
+          result = await runnerForCheckedArgs(each)(args, {
             toolCallId: options.toolCallId,
             ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
           })

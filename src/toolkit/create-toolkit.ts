@@ -10,6 +10,7 @@ import { TOOL_NAME_PATTERN } from '../tool/names.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
+import { validatingTool } from '../tool/validating-tool.js'
 import { consoleLogger, type Logger } from './logger.js'
 import { runTool } from './run-tool.js'
 import type { McpServerInfo, McpServerStatus, McpSource, SkillsSource } from './sources.js'
@@ -213,11 +214,15 @@ class DefaultToolkit implements Toolkit {
   toAISDK(): ReturnType<typeof toAISDK> {
     // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
     return toAISDK(
-      this.#list.map((tool) => ({
-        ...tool,
-        execute: (args: Record<string, unknown>, context?: ToolContext) =>
-          this.execute(tool.name, args, context),
-      })),
+      this.#list.map((tool) =>
+        validatingTool({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          source: tool.source,
+          run: (args, context) => runTool(tool, args, context, this.#parts.limits),
+        }),
+      ),
     )
   }
 
