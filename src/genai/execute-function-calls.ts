@@ -1,4 +1,5 @@
 import type { Content, GenerateContentResponse } from '@google/genai'
+import type { ToolContext } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
 import { readFunctionCalls } from './read-function-calls.js'
@@ -46,15 +47,13 @@ export async function executeFunctionCalls(
   const content = isContent(responseOrContent)
     ? responseOrContent
     : responseOrContent.candidates?.[0]?.content
-  const context = {
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  }
   const answers = await Promise.all(
-    readFunctionCalls({ content }).map(async (call) => ({
-      call,
-      result: await toolkit.execute(call.name, call.input, { ...context, toolCallId: call.id }),
-    })),
+    readFunctionCalls({ content }).map(async (call) => {
+      const context: ToolContext = { toolCallId: call.id }
+      if (options.signal !== undefined) context.signal = options.signal
+      if (options.timeoutMs !== undefined) context.timeoutMs = options.timeoutMs
+      return { call, result: await toolkit.execute(call.name, call.input, context) }
+    }),
   )
   return convertToFunctionResponseContent(answers)
 }

@@ -283,26 +283,28 @@ class TurnBuilder {
     const parts: AssistantPart[] = []
     let call = 0
     for (const part of this.content) {
-      const extra = part.providerMetadata === undefined ? {} : { providerOptions: part.providerMetadata }
+      let assistantPart: Extract<AssistantPart, { type: 'text' | 'reasoning' | 'tool-call' }> | undefined
       if (part.type === 'text') {
         text += part.text ?? ''
-        if (part.text) parts.push({ type: 'text', text: part.text, ...extra })
+        if (part.text) assistantPart = { type: 'text', text: part.text }
       } else if (part.type === 'reasoning') {
         // Reasoning is kept even when empty: some providers sign it (metadata) and need it back.
-        parts.push({ type: 'reasoning', text: part.text ?? '', ...extra })
+        assistantPart = { type: 'reasoning', text: part.text ?? '' }
       } else {
         const toolCall = this.#toolCalls[call++]
         if (toolCall === undefined) continue
-        parts.push({
+        assistantPart = {
           type: 'tool-call',
           toolCallId: toolCall.id,
           toolName: toolCall.name,
           // Providers need an object here (Anthropic, Gemini reject anything else); a call whose
           // arguments were not a JSON object is answered with an error that quotes what it sent.
           input: typeof toolCall.input === 'string' ? {} : toolCall.input,
-          ...extra,
-        })
+        }
       }
+      if (assistantPart === undefined) continue
+      if (part.providerMetadata !== undefined) assistantPart.providerOptions = part.providerMetadata
+      parts.push(assistantPart)
     }
     return {
       text,

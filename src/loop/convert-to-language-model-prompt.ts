@@ -7,6 +7,7 @@ import type {
   SpecFilePart,
   SpecLanguageModel,
   SpecMessage,
+  SpecToolCallPart,
 } from './language-model-spec.js'
 
 type SpecVersion = SpecLanguageModel['specificationVersion']
@@ -40,64 +41,72 @@ export function convertToLanguageModelPrompt(options: {
 }
 
 function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessage | null {
-  const extra = message.providerOptions === undefined ? {} : { providerOptions: message.providerOptions }
+  const messageOptions = message.providerOptions
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content, ...extra }
+      return withOptions({ role: 'system', content: message.content }, messageOptions)
     case 'user': {
       if (typeof message.content === 'string') {
-        return { role: 'user', content: [{ type: 'text', text: message.content }], ...extra }
+        return withOptions<SpecMessage>(
+          { role: 'user', content: [{ type: 'text', text: message.content }] },
+          messageOptions,
+        )
       }
       const content = message.content.map((part) => {
-        const options = partOptions(part.providerOptions)
         switch (part.type) {
           case 'text':
-            return { type: 'text' as const, text: part.text, ...options }
+            return withOptions({ type: 'text' as const, text: part.text }, part.providerOptions)
           case 'image':
-            return {
-              type: 'file' as const,
-              data: toFileData(part.image, version),
-              // v4 accepts a bare top-level media type; earlier versions expect a wildcard subtype.
-              mediaType: part.mediaType ?? (version === 'v4' ? 'image' : 'image/*'),
-              ...options,
-            }
+            return withOptions(
+              {
+                type: 'file' as const,
+                data: toFileData(part.image, version),
+                // v4 accepts a bare top-level media type; earlier versions expect a wildcard subtype.
+                mediaType: part.mediaType ?? (version === 'v4' ? 'image' : 'image/*'),
+              },
+              part.providerOptions,
+            )
           case 'file':
             return filePart(part, version)
           default:
             return assertNever(part)
         }
       })
-      return { role: 'user', content, ...extra }
+      return withOptions({ role: 'user', content }, messageOptions)
     }
     case 'assistant': {
       if (typeof message.content === 'string') {
         return message.content === ''
           ? null
-          : { role: 'assistant', content: [{ type: 'text', text: message.content }], ...extra }
+          : withOptions<SpecMessage>(
+              { role: 'assistant', content: [{ type: 'text', text: message.content }] },
+              messageOptions,
+            )
       }
       const content: Extract<SpecMessage, { role: 'assistant' }>['content'] = []
       for (const part of message.content) {
-        const options = partOptions('providerOptions' in part ? part.providerOptions : undefined)
+        const options = 'providerOptions' in part ? part.providerOptions : undefined
         switch (part.type) {
           case 'text':
-            if (part.text !== '') content.push({ type: 'text', text: part.text, ...options })
+            if (part.text !== '') content.push(withOptions({ type: 'text', text: part.text }, options))
             break
           case 'reasoning':
-            content.push({ type: 'reasoning', text: part.text, ...options })
+            content.push(withOptions({ type: 'reasoning', text: part.text }, options))
             break
           case 'file':
             content.push(filePart(part, version))
             break
-          case 'tool-call':
-            content.push({
+          case 'tool-call': {
+            const call: SpecToolCallPart = {
               type: 'tool-call',
               toolCallId: part.toolCallId,
               toolName: part.toolName,
               input: part.input,
-              ...(part.providerExecuted === undefined ? {} : { providerExecuted: part.providerExecuted }),
-              ...options,
-            })
+            }
+            if (part.providerExecuted !== undefined) call.providerExecuted = part.providerExecuted
+            content.push(withOptions(call, options))
             break
+          }
           case 'tool-result':
             content.push({ ...part })
             break
@@ -106,13 +115,13 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
             if (version === 'v4' && part.type !== 'tool-approval-request') content.push({ ...part })
         }
       }
-      return content.length === 0 ? null : { role: 'assistant', content, ...extra }
+      return content.length === 0 ? null : withOptions({ role: 'assistant', content }, messageOptions)
     }
     case 'tool': {
       const content = message.content.filter((part) => part.type === 'tool-result' || version !== 'v2')
       return content.length === 0
         ? null
-        : { role: 'tool', content: content.map((part) => ({ ...part })), ...extra }
+        : withOptions({ role: 'tool', content: content.map((part) => ({ ...part })) }, messageOptions)
     }
     default:
       return assertNever(message)
@@ -123,17 +132,19 @@ function filePart(
   part: { data: unknown; mediaType: string; filename?: string; providerOptions?: ProviderOptions },
   version: SpecVersion,
 ): SpecFilePart {
-  return {
-    type: 'file',
-    data: toFileData(part.data, version),
-    mediaType: part.mediaType,
-    ...(part.filename === undefined ? {} : { filename: part.filename }),
-    ...partOptions(part.providerOptions),
-  }
+  const file: SpecFilePart = { type: 'file', data: toFileData(part.data, version), mediaType: part.mediaType }
+  if (part.filename !== undefined) file.filename = part.filename
+  return withOptions(file, part.providerOptions)
 }
 
-function partOptions(providerOptions: ProviderOptions | undefined): { providerOptions?: ProviderOptions } {
-  return providerOptions === undefined ? {} : { providerOptions }
+/** `value` with its `providerOptions` set when there are any (no key at all otherwise). */
+function withOptions<const Value extends object>(
+  value: Value,
+  providerOptions: ProviderOptions | undefined,
+): Value {
+  if (providerOptions !== undefined)
+    (value as { providerOptions?: ProviderOptions }).providerOptions = providerOptions
+  return value
 }
 
 const FILE_DATA_TAGS = new Set(['data', 'url', 'reference', 'text'])

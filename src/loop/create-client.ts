@@ -193,22 +193,18 @@ class LoopClient<Message> implements Client<Message> {
     return asked
   }
 
-  async *#start(
+  #start(
     prompt: string | Message[],
     options: RunOptions<Message>,
     mode: 'generate' | 'stream',
     stop: AbortSignal | undefined,
   ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
     checkRunOptions(prompt, options)
-    const transport = await this.#transport
-    const messages = [
-      ...(options.history ?? []),
-      ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
-    ]
-    return yield* runLoop({
-      transport,
+    return runLoop({
+      transport: this.#transport,
       settings: this.#settings,
-      messages,
+      history: options.history ?? [],
+      prompt,
       toolkit: options.toolkit,
       signal: options.signal,
       ...(stop === undefined ? {} : { stop }),

@@ -20,39 +20,51 @@ export interface LoopSettings<Message> {
 
 /** One run's input. */
 export interface LoopInput<Message> {
-  transport: Transport<Message>
+  /** The transport, or its promise while a model id is being resolved. */
+  transport: Transport<Message> | PromiseLike<Transport<Message>>
   settings: LoopSettings<Message>
-  /** History followed by the new messages. */
-  messages: Message[]
+  /** The earlier conversation, kept as is. */
+  history: readonly Message[]
+  /** The new user turn: text, or messages to append after the history. */
+  prompt: string | readonly Message[]
   toolkit: Toolkit | undefined
   signal: AbortSignal | undefined
   /** Aborted by a stream whose consumer left early. */
   stop?: AbortSignal
-  /** `generate` uses the transport's non-streaming call, `stream` its streaming one. */
+  /**
+   * `generate` uses the transport's non-streaming call and yields no events (the result is the return
+   * value); `stream` uses its streaming call and yields every event.
+   */
   mode: 'generate' | 'stream'
 }
 
 /**
  * The tool-calling loop, transport-agnostic, as a generator of §8 run events (`finish` last, carrying the
- * result, which is also the generator's return value). Each turn calls the model with the toolkit's tools
+ * result, which is also the generator's return value; in `generate` mode only the return value). Each turn calls the model with the toolkit's tools
  * and the system prompt; every tool call it makes is answered exactly once, in call order; the loop ends
  * when the model calls no tool or after `maxTurns` model calls. Rejects with an `AbortError` on abort.
  *
  * @example
- * for await (const event of runLoop({ transport, settings, messages, toolkit, signal: undefined, mode: 'stream' })) {
+ * for await (const event of runLoop({ transport, settings, history: [], prompt: 'Hi', toolkit, signal: undefined, mode: 'stream' })) {
  *   if (event.type === 'text-delta') process.stdout.write(event.text)
  * }
  */
 export async function* runLoop<Message>(
   input: LoopInput<Message>,
 ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
-  const { transport, settings, toolkit, mode } = input
+  const { settings, toolkit, mode, prompt } = input
   const { hooks } = settings
+  // `run` wants only the result: events are built and yielded for streams alone.
+  const streaming = mode === 'stream'
   const scope = new RunScope({ signal: input.signal, timeoutMs: settings.timeoutMs, stop: input.stop })
   let completed = false
   try {
     scope.check()
-    const messages = input.messages
+    const transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
+    const messages = [
+      ...input.history,
+      ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
+    ]
     const allTools = toolkit?.tools() ?? []
     const system = joinSystem(settings.system, toolkit?.skillsPrompt())
     const records: ToolCallRecord[] = []
@@ -75,10 +87,9 @@ export async function* runLoop<Message>(
           request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
         }
       }
-      last =
-        mode === 'stream'
-          ? yield* streamTurn(transport, request, settings.retry, scope)
-          : await generateTurn(transport, request, settings.retry, scope)
+      last = streaming
+        ? yield* streamTurn(transport, request, settings.retry, scope)
+        : await generateTurn(transport, request, settings.retry, scope)
       if (hooks.afterModel !== undefined)
         await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
       addUsage(usage, last.usage)
@@ -86,8 +97,10 @@ export async function* runLoop<Message>(
 
       if (last.toolCalls.length > 0) {
         const calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
-        for (const call of calls) {
-          yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
+        if (streaming) {
+          for (const call of calls) {
+            yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
+          }
         }
         const running = runBounded(calls, settings.toolConcurrency, (call) =>
           answerCall(call, { toolkit, hooks, scope }),
@@ -105,17 +118,19 @@ export async function* runLoop<Message>(
             isError: result.isError,
             ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
           })
-          yield {
-            type: 'tool-result',
-            toolCallId: call.id,
-            toolName: call.name,
-            output: result.output,
-            isError: result.isError,
+          if (streaming) {
+            yield {
+              type: 'tool-result',
+              toolCallId: call.id,
+              toolName: call.name,
+              output: result.output,
+              isError: result.isError,
+            }
           }
         }
         messages.push(...transport.toolResultsMessages(answered))
       }
-      yield { type: 'step-end', turn, usage: last.usage }
+      if (streaming) yield { type: 'step-end', turn, usage: last.usage }
       if (last.toolCalls.length === 0 || turn >= settings.maxTurns) break
     }
     const result: RunResult<Message> = {
@@ -128,11 +143,15 @@ export async function* runLoop<Message>(
       status: last.toolCalls.length === 0 ? 'done' : 'max-turns',
     }
     completed = true
-    yield { type: 'finish', result }
+    if (streaming) yield { type: 'finish', result }
     return result
   } finally {
     scope.dispose({ completed })
   }
+}
+
+function isPromiseLike<Value>(value: Value | PromiseLike<Value>): value is PromiseLike<Value> {
+  return typeof (value as Partial<PromiseLike<Value>>).then === 'function'
 }
 
 /** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */
@@ -270,17 +289,34 @@ function argumentsProblem(
   return `Invalid arguments for tool "${name}": ${why}. Received: ${quoted}. Send the arguments as one JSON object matching the tool's schema.`
 }
 
-async function answerCall<Message>(
+function answerCall<Message>(
   prepared: PreparedCall,
   context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
 ): Promise<AnsweredCall> {
   const { toolkit, hooks, scope } = context
   const { call, problem } = prepared
-  if (problem !== undefined) return { args: prepared.args, result: errorResult(problem) }
-  let args =
+  if (problem !== undefined) return Promise.resolve({ args: prepared.args, result: errorResult(problem) })
+  const args =
     typeof prepared.args === 'object' && prepared.args !== null
       ? (prepared.args as Record<string, unknown>)
       : {}
+  if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
+    // The common case, run for every call: no async frame of its own.
+    return executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id }).then(
+      (result) => ({ args: typeof prepared.args === 'string' ? prepared.args : args, result }),
+    )
+  }
+  return answerCallWithHooks(prepared, args, context)
+}
+
+async function answerCallWithHooks<Message>(
+  prepared: PreparedCall,
+  given: Record<string, unknown>,
+  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
+): Promise<AnsweredCall> {
+  const { toolkit, hooks, scope } = context
+  const { call } = prepared
+  let args = given
   let result: ToolResult | undefined
   if (hooks.beforeTool !== undefined) {
     const change = await hooks.beforeTool({ toolCallId: call.id, name: call.name, args })
@@ -295,7 +331,7 @@ async function answerCall<Message>(
   return { args: typeof prepared.args === 'string' ? prepared.args : args, result }
 }
 
-async function executeTool(options: {
+function executeTool(options: {
   toolkit: Toolkit | undefined
   name: string
   args: Record<string, unknown>
@@ -303,12 +339,15 @@ async function executeTool(options: {
   toolCallId: string
 }): Promise<ToolResult> {
   const { toolkit, name, args, signal, toolCallId } = options
-  if (toolkit === undefined) return errorResult(`Unknown tool "${name}". No tools are available in this run.`)
+  if (toolkit === undefined) {
+    return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
+  }
+  // A custom Toolkit may break the never-throws rule; the model still gets an answer.
+  const failed = (error: unknown): ToolResult => errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
   try {
-    return await toolkit.execute(name, args, { signal, toolCallId })
+    return Promise.resolve(toolkit.execute(name, args, { signal, toolCallId })).then(undefined, failed)
   } catch (error) {
-    // A custom Toolkit may break the never-throws rule; the model still gets an answer.
-    return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+    return Promise.resolve(failed(error))
   }
 }
 

@@ -2,19 +2,22 @@ import { AbortError } from '../errors.js'
 
 /**
  * One run's cancellation: the caller's signal, the run's deadline and an early stop (a stream consumer
- * that left) all abort one internal signal, which reaches the model call and every tool. `race` makes any
- * await give up at once on abort, so nothing that ignores its signal can hold the run.
+ * that left) all abort the run, which reaches the model call and every tool through one internal signal.
+ * `race` makes any await give up at once on abort, so nothing that ignores its signal can hold the run.
  *
  * @example
  * const scope = new RunScope({ signal, timeoutMs: 30_000 })
- * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.signal })) } finally { scope.dispose() }
+ * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.modelSignal })) } finally { scope.dispose({ completed: true }) }
  */
 export class RunScope {
-  readonly #controller = new AbortController()
+  // Made when first read: most runs hand it only to tools that never look at it, and Node makes an
+  // AbortController in microseconds. Whether the run was aborted is `#error`, which costs nothing to read.
+  #controller: AbortController | undefined
   // Only a run with a signal, a deadline or a stream consumer can be aborted from outside; the others
   // skip the racing entirely, which keeps the per-turn path as lean as a bare loop.
   readonly #cancellable: boolean
   readonly #aborted: Promise<never> | undefined
+  #rejectAborted: ((error: AbortError) => void) | undefined
   readonly #outer: AbortSignal | undefined
   readonly #stop: AbortSignal | undefined
   readonly #onOuterAbort: () => void
@@ -32,7 +35,7 @@ export class RunScope {
     this.#cancellable = signal !== undefined || timeoutMs !== undefined || stop !== undefined
     if (this.#cancellable) {
       this.#aborted = new Promise<never>((_, reject) => {
-        this.#controller.signal.addEventListener('abort', () => reject(this.abortError()), { once: true })
+        this.#rejectAborted = reject
       })
       // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
       this.#aborted.catch(() => {})
@@ -53,19 +56,24 @@ export class RunScope {
 
   /** The signal handed to every tool (aborted too when a run fails midway). */
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.#error !== undefined) this.#controller.abort(this.#error)
+    }
     return this.#controller.signal
   }
 
   /** The signal handed to the model call: `undefined` when nothing can abort the run from outside. */
   get modelSignal(): AbortSignal | undefined {
-    return this.#cancellable ? this.#controller.signal : undefined
+    return this.#cancellable ? this.signal : undefined
   }
 
   /** Aborts the run with this error (the first abort wins). */
   abort(error: AbortError): void {
-    if (this.#controller.signal.aborted) return
+    if (this.#error !== undefined) return
     this.#error = error
-    this.#controller.abort(error)
+    this.#rejectAborted?.(error)
+    this.#controller?.abort(error)
   }
 
   /** The error the run rejects with once aborted. */
@@ -75,12 +83,12 @@ export class RunScope {
 
   /** Throws the abort error when the run was aborted. */
   check(): void {
-    if (this.#controller.signal.aborted) throw this.abortError()
+    if (this.#error !== undefined) throw this.#error
   }
 
   /** Settles like `promise`, or rejects with the abort error as soon as the run is aborted. */
   race<T>(promise: PromiseLike<T>): Promise<T> {
-    if (this.#controller.signal.aborted) return Promise.reject(this.abortError())
+    if (this.#error !== undefined) return Promise.reject(this.#error)
     if (this.#aborted === undefined) return Promise.resolve(promise)
     return Promise.race([promise, this.#aborted])
   }

@@ -1,8 +1,16 @@
 import { type OutputUnit, Validator } from '@cfworker/json-schema'
+import { compileQuickArgsCheck, type QuickArgsCheck } from './quick-args-check.js'
 import type { JSONSchema } from './types.js'
 
+interface CompiledSchema {
+  /** The fast yes for simple schemas, when the schema is simple. */
+  quick: QuickArgsCheck | undefined
+  /** The full validator, made the first time it is needed. */
+  full: Validator | undefined
+}
+
 // Compiled once per schema object; tools keep their schema for life, so a WeakMap never goes stale.
-const validators = new WeakMap<JSONSchema, Validator>()
+const compiled = new WeakMap<JSONSchema, CompiledSchema>()
 
 // Errors that only say "a child failed"; the child's own error says more.
 const wrapperKeywords = new Set([
@@ -26,12 +34,14 @@ export function validateArgs(schema: JSONSchema, args: unknown): string | undefi
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return `arguments must be a JSON object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}`
   }
-  let validator = validators.get(schema)
-  if (validator === undefined) {
-    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draftOf(schema), false)
-    validators.set(schema, validator)
+  let entry = compiled.get(schema)
+  if (entry === undefined) {
+    entry = { quick: compileQuickArgsCheck(schema), full: undefined }
+    compiled.set(schema, entry)
   }
-  const { valid, errors } = validator.validate(args)
+  if (entry.quick?.(args as Record<string, unknown>) === true) return undefined
+  entry.full ??= new Validator(schema as ConstructorParameters<typeof Validator>[0], draftOf(schema), false)
+  const { valid, errors } = entry.full.validate(args)
   if (valid) return undefined
   const lines = [...new Set(errors.flatMap(describe))]
   return lines.length > 0 ? lines.join('; ') : 'arguments do not match the schema'

@@ -16,51 +16,52 @@ export interface RunToolLimits {
  * hangs past its deadline, or is aborted yields an error result, and a tool that ignores its signal
  * cannot hold the caller.
  */
-export async function runTool(
+export function runTool(
   tool: Tool,
   args: Record<string, unknown>,
   context: ToolContext,
   limits: RunToolLimits,
 ): Promise<ToolResult> {
   const timeoutMs = context.timeoutMs ?? limits.timeoutMs
-  const controller = new LazyAbortController()
   const outer = context.signal
-  if (outer?.aborted) return errorResult(`Tool "${tool.name}" was not run: the call was aborted.`)
-
-  let settle: (result: ToolResult) => void = () => {}
-  const stopped = new Promise<ToolResult>((resolve) => {
-    settle = resolve
+  if (outer?.aborted) {
+    return Promise.resolve(errorResult(`Tool "${tool.name}" was not run: the call was aborted.`))
+  }
+  const controller = new LazyAbortController()
+  // One promise, settled by whichever comes first: the tool, its deadline, or the caller's abort.
+  return new Promise<ToolResult>((resolve) => {
+    let settled = false
+    const settle = (result: ToolResult): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      outer?.removeEventListener('abort', onAbort)
+      resolve(result)
+    }
+    const onAbort = (): void => {
+      controller.abort(outer?.reason)
+      settle(errorResult(`Tool "${tool.name}" was aborted.`))
+    }
+    const timer =
+      Number.isFinite(timeoutMs) && timeoutMs > 0
+        ? setTimeout(() => {
+            controller.abort(new Error(`timed out after ${timeoutMs} ms`))
+            settle(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms.`))
+          }, timeoutMs)
+        : undefined
+    outer?.addEventListener('abort', onAbort, { once: true })
+    const failed = (error: unknown): void =>
+      settle(errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
+    let running: Promise<ToolResult> | ToolResult
+    try {
+      running = runnerForCheckedArgs(tool)(args, new CallContext(context.toolCallId, timeoutMs, controller))
+    } catch (error) {
+      // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).
+      failed(error)
+      return
+    }
+    Promise.resolve(running).then((result) => settle(capOutput(result, limits.maxOutputChars)), failed)
   })
-  const onAbort = (): void => {
-    controller.abort(outer?.reason)
-    settle(errorResult(`Tool "${tool.name}" was aborted.`))
-  }
-  outer?.addEventListener('abort', onAbort, { once: true })
-  const timer =
-    Number.isFinite(timeoutMs) && timeoutMs > 0
-      ? setTimeout(() => {
-          controller.abort(new Error(`timed out after ${timeoutMs} ms`))
-          settle(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms.`))
-        }, timeoutMs)
-      : undefined
-
-  const running = Promise.resolve()
-    .then(() =>
-      runnerForCheckedArgs(tool)(args, {
-        ...context,
-        timeoutMs,
-        get signal() {
-          return controller.signal
-        },
-      }),
-    )
-    .catch((error: unknown) => errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
-  try {
-    return capOutput(await Promise.race([running, stopped]), limits.maxOutputChars)
-  } finally {
-    clearTimeout(timer)
-    outer?.removeEventListener('abort', onAbort)
-  }
 }
 
 function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
@@ -73,6 +74,27 @@ function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
     ...result,
     output: `${result.output.slice(0, maxOutputChars)}\n…[output truncated: ${dropped} more characters]`,
     metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
+  }
+}
+
+/**
+ * The context a tool gets: the call's id, its deadline, and a signal of its own that aborts on the
+ * caller's abort or at the deadline. A class with the signal as a getter, because an object literal with
+ * a getter costs a microsecond or more to make in V8, on a path run for every tool call.
+ */
+class CallContext implements ToolContext {
+  readonly toolCallId?: string
+  readonly timeoutMs: number
+  readonly #controller: LazyAbortController
+
+  constructor(toolCallId: string | undefined, timeoutMs: number, controller: LazyAbortController) {
+    if (toolCallId !== undefined) this.toolCallId = toolCallId
+    this.timeoutMs = timeoutMs
+    this.#controller = controller
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal
   }
 }
 

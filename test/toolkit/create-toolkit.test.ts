@@ -236,7 +236,15 @@ describe('createToolkit: limits, abort and lifecycle', () => {
       throw new Error('broken contract')
     })
     const shapeless = customTool('shapeless', async () => 'just text' as unknown as ToolResult)
-    const tk = await createToolkit({ tools: [throwing, shapeless] })
+    // Not even async: a throw before any promise exists, and a bare value instead of a promise.
+    const throwingNow = customTool('throwing_now', (() => {
+      throw new Error('thrown at once')
+    }) as unknown as Tool['execute'])
+    const bare = customTool('bare', (() => ({
+      output: 'no promise',
+      isError: false,
+    })) as unknown as Tool['execute'])
+    const tk = await createToolkit({ tools: [throwing, shapeless, throwingNow, bare] })
     expect(await tk.execute('throwing', {})).toStrictEqual({
       output: 'Tool "throwing" failed: broken contract',
       isError: true,
@@ -245,6 +253,11 @@ describe('createToolkit: limits, abort and lifecycle', () => {
       output: 'The tool returned no ToolResult (expected { output: string, isError: boolean }).',
       isError: true,
     })
+    expect(await tk.execute('throwing_now', {})).toStrictEqual({
+      output: 'Tool "throwing_now" failed: thrown at once',
+      isError: true,
+    })
+    expect(await tk.execute('bare', {})).toStrictEqual({ output: 'no promise', isError: false })
   })
 
   it('close is idempotent, and `await using` closes the toolkit', async () => {
