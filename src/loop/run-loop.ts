@@ -1,6 +1,6 @@
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
-import type { ToolResult } from '../tool/types.js'
+import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './normalize-model-result.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
@@ -77,7 +77,7 @@ export async function* runLoop<Message>(
         messages,
         tools: allTools,
         system,
-        signal: scope.modelSignal,
+        signal: scope.outsideSignal,
       }
       if (hooks.beforeModel !== undefined) {
         const change = await scope.race(
@@ -301,10 +301,15 @@ function answerCall<Message>(
       ? (prepared.args as Record<string, unknown>)
       : {}
   if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
-    // The common case, run for every call: no async frame of its own.
-    return executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id }).then(
-      (result) => ({ args: typeof prepared.args === 'string' ? prepared.args : args, result }),
-    )
+    // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
+    // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
+    return executeTool({
+      toolkit,
+      name: call.name,
+      args,
+      signal: scope.outsideSignal,
+      toolCallId: call.id,
+    }).then((result) => ({ args: typeof prepared.args === 'string' ? prepared.args : args, result }))
   }
   return answerCallWithHooks(prepared, args, context)
 }
@@ -335,7 +340,7 @@ function executeTool(options: {
   toolkit: Toolkit | undefined
   name: string
   args: Record<string, unknown>
-  signal: AbortSignal
+  signal: AbortSignal | undefined
   toolCallId: string
 }): Promise<ToolResult> {
   const { toolkit, name, args, signal, toolCallId } = options
@@ -345,7 +350,9 @@ function executeTool(options: {
   // A custom Toolkit may break the never-throws rule; the model still gets an answer.
   const failed = (error: unknown): ToolResult => errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
   try {
-    return Promise.resolve(toolkit.execute(name, args, { signal, toolCallId })).then(undefined, failed)
+    const context: ToolContext = { toolCallId }
+    if (signal !== undefined) context.signal = signal
+    return Promise.resolve(toolkit.execute(name, args, context)).then(undefined, failed)
   } catch (error) {
     return Promise.resolve(failed(error))
   }

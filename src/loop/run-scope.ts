@@ -7,7 +7,7 @@ import { AbortError } from '../errors.js'
  *
  * @example
  * const scope = new RunScope({ signal, timeoutMs: 30_000 })
- * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.modelSignal })) } finally { scope.dispose({ completed: true }) }
+ * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.outsideSignal })) } finally { scope.dispose({ completed: true }) }
  */
 export class RunScope {
   // Made when first read: most runs hand it only to tools that never look at it, and Node makes an
@@ -63,8 +63,12 @@ export class RunScope {
     return this.#controller.signal
   }
 
-  /** The signal handed to the model call: `undefined` when nothing can abort the run from outside. */
-  get modelSignal(): AbortSignal | undefined {
+  /**
+   * The run's signal when something outside can abort the run (the caller's signal, a deadline, a stream
+   * consumer), else `undefined`. The model call gets this, and so do tool calls when no tool hook could
+   * end the run while they run: a run that nothing can abort then makes no AbortController at all.
+   */
+  get outsideSignal(): AbortSignal | undefined {
     return this.#cancellable ? this.signal : undefined
   }
 
