@@ -15,6 +15,7 @@ import {
 import { createSecretScrubber, type SecretScrubber } from '../shared/scrub-secrets.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
+import { signalBeyondDeadline } from '../toolkit/run-tool.js'
 import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
@@ -109,6 +110,8 @@ export class McpServerConnection {
   /** Calls a tool by its name on the server. Never throws: every failure is an error result. */
   async call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const origin = { server: this.name, tool }
+    // The SDK enforces `timeout` itself; it needs a signal only for what else can abort the call.
+    const signal = signalBeyondDeadline(context)
     for (let attempt = 1; ; attempt++) {
       if (this.#state.status === 'closed') return errorResult(`MCP server "${this.name}" is closed.`)
       let session: Session
@@ -126,7 +129,7 @@ export class McpServerConnection {
           CompatibilityCallToolResultSchema,
           {
             timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-            ...(context.signal && { signal: context.signal }),
+            ...(signal && { signal }),
           },
         )
         const mapped = mapCallToolResult(result, origin)

@@ -54,7 +54,10 @@ export function runTool(
       settle(errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
     let running: Promise<ToolResult> | ToolResult
     try {
-      running = runnerForCheckedArgs(tool)(args, new CallContext(context.toolCallId, timeoutMs, controller))
+      running = runnerForCheckedArgs(tool)(
+        args,
+        new CallContext(context.toolCallId, timeoutMs, controller, outer !== undefined),
+      )
     } catch (error) {
       // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).
       failed(error)
@@ -86,16 +89,40 @@ class CallContext implements ToolContext {
   readonly toolCallId?: string
   readonly timeoutMs: number
   readonly #controller: LazyAbortController
+  /** Whether the caller gave a signal, so that more than the deadline can abort the call. */
+  readonly #callerCanAbort: boolean
 
-  constructor(toolCallId: string | undefined, timeoutMs: number, controller: LazyAbortController) {
+  constructor(
+    toolCallId: string | undefined,
+    timeoutMs: number,
+    controller: LazyAbortController,
+    callerCanAbort: boolean,
+  ) {
     if (toolCallId !== undefined) this.toolCallId = toolCallId
     this.timeoutMs = timeoutMs
     this.#controller = controller
+    this.#callerCanAbort = callerCanAbort
   }
 
   get signal(): AbortSignal {
     return this.#controller.signal
   }
+
+  get signalBeyondDeadline(): AbortSignal | undefined {
+    return this.#callerCanAbort ? this.signal : undefined
+  }
+}
+
+/**
+ * The signal to hand to a client that enforces the call's `timeoutMs` on its own (the MCP SDK does): the
+ * call's signal when the caller can abort the call, else `undefined`, because then only the deadline could
+ * abort it — which spares an AbortController per call. For a context not made by `runTool`, its `signal`.
+ *
+ * @example
+ * await client.callTool(params, schema, { timeout: context.timeoutMs, signal: signalBeyondDeadline(context) })
+ */
+export function signalBeyondDeadline(context: ToolContext): AbortSignal | undefined {
+  return context instanceof CallContext ? context.signalBeyondDeadline : context.signal
 }
 
 /**

@@ -137,13 +137,19 @@ describe('a slow call', () => {
   })
 
   it('is bounded by the per-call timeout and cancelled by the signal, and the server stays usable', async () => {
+    const cancelled = async (): Promise<number> =>
+      Number((await toolkit.execute('slow_cancelled_count', {})).output)
+    const cancelledBefore = await cancelled()
     const timedOut = await toolkit.execute('slow_slow', { ms: 20_000 }, { timeoutMs: 300 })
     expect(timedOut).toStrictEqual({ output: 'Tool "slow_slow" timed out after 300 ms.', isError: true })
+    // Both the deadline and the caller's abort reach the server as a cancellation, not only the caller.
+    await expect.poll(cancelled).toBe(cancelledBefore + 1)
 
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 200)
     const aborted = await toolkit.execute('slow_slow', { ms: 20_000 }, { signal: controller.signal })
     expect(aborted).toStrictEqual({ output: 'Tool "slow_slow" was aborted.', isError: true })
+    await expect.poll(cancelled).toBe(cancelledBefore + 2)
 
     // The tool's own execute (without the toolkit's deadline) also honours the per-call timeout.
     const direct = await toolkit.get('slow_slow')?.execute({ ms: 20_000 }, { timeoutMs: 300 })

@@ -46,7 +46,10 @@ describe('compileQuickArgsCheck', () => {
     ['a nullable type', { type: 'object', properties: { a: { type: ['string', 'null'] } } }],
     ['an untyped property', { type: 'object', properties: { a: {} } }],
     ['an enum of objects', { type: 'object', properties: { a: { enum: [{ x: 1 }] } } }],
-    ['a $ref', { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } }],
+    [
+      'a $ref',
+      { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } },
+    ],
     ['a schema of additional properties', { type: 'object', additionalProperties: { type: 'string' } }],
     ['a union at the root', { anyOf: [{ type: 'object' }] }],
   ])('declines %s', (_label, schema) => {
