@@ -25,7 +25,13 @@ export interface ToolResult {
   metadata?: Record<string, unknown>
 }
 
-/** What a tool is told about the call it serves. */
+/**
+ * What a tool is told about the call it serves. The context a toolkit passes makes its `signal` on first
+ * read (a getter), so hand `context.signal` on, or copy the fields you need, rather than spreading it.
+ *
+ * @example
+ * execute: async ({ url }, context) => fetch(url, { signal: context?.signal })
+ */
 export interface ToolContext {
   /** Aborted when the run is cancelled or the call times out; a well-behaved tool stops then. */
   signal?: AbortSignal
