@@ -1,4 +1,5 @@
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
@@ -148,10 +149,6 @@ export async function* runLoop<Message>(
   } finally {
     scope.dispose({ completed })
   }
-}
-
-function isPromiseLike<Value>(value: Value | PromiseLike<Value>): value is PromiseLike<Value> {
-  return typeof (value as Partial<PromiseLike<Value>>).then === 'function'
 }
 
 /** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */

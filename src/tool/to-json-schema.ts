@@ -1,5 +1,6 @@
 import { asSchema } from 'ai'
 import { ToolDefinitionError } from '../errors.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage } from './tool-result.js'
 import type { JSONSchema } from './types.js'
 
@@ -66,10 +67,4 @@ function readSchema(input: InputSchema, toolName: string): unknown {
     )
   }
   return jsonSchema
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function'
-  )
 }
