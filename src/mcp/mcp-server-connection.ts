@@ -251,11 +251,7 @@ export class McpServerConnection {
     })
     const session: Session = { client: newClient(), transport, kind: 'stdio', lost: undefined, stderrMark: 0 }
     try {
-      await withDeadline(session.client.connect(transport, { timeout: plan.timeoutMs }), {
-        ms: plan.timeoutMs,
-        phase: 'initialize',
-      })
-      return session
+      return await initialize(session, plan.timeoutMs)
     } catch (error) {
       // A process that has exited may still have stderr in the pipe; it is the best clue to why.
       if (transport.exit !== undefined) await transport.drained(STDERR_DRAIN_MS)
@@ -272,11 +268,7 @@ export class McpServerConnection {
         : new StreamableHTTPClientTransport(plan.url, { requestInit })
     const session: Session = { client: newClient(), transport, kind, lost: undefined, stderrMark: 0 }
     try {
-      await withDeadline(session.client.connect(transport, { timeout: plan.timeoutMs }), {
-        ms: plan.timeoutMs,
-        phase: 'initialize',
-      })
-      return session
+      return await initialize(session, plan.timeoutMs)
     } catch (error) {
       this.#retire(session)
       throw error
@@ -357,6 +349,15 @@ function newClient(): Client {
   // Transport errors surface through the request they break; out-of-band ones need no console noise.
   client.onerror = () => undefined
   return client
+}
+
+/** Runs the MCP handshake on a new session's transport, within the server's start deadline. */
+async function initialize(session: Session, timeoutMs: number): Promise<Session> {
+  await withDeadline(session.client.connect(session.transport, { timeout: timeoutMs }), {
+    ms: timeoutMs,
+    phase: 'initialize',
+  })
+  return session
 }
 
 async function closeSession(session: Session): Promise<void> {
