@@ -1,8 +1,8 @@
 // Seed example 1 — one tool, and the wrapper that surprises everyone.
 // `toGemini` returns ALWAYS exactly one element: the wrapper, not the tool. Count `functionDeclarations`.
 // Run: npx tsx examples/gemini/01-one-tool.ts   (prints "ok: get_weather", exits non-zero on failure)
-import { pathToFileURL } from 'node:url'
 import { defineTool, toGemini } from '../../src/index.js'
+import { check, isRecord, runIfScript } from './run-example.js'
 
 /** Runs the example; returns the `ok:` line, throws when an expectation fails. */
 export async function main(): Promise<string> {
@@ -36,20 +36,4 @@ export async function main(): Promise<string> {
   return `ok: ${declaration.name}`
 }
 
-function check(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new Error(message)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (line) => console.log(line),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    },
-  )
-}
+runIfScript(import.meta.url, main)

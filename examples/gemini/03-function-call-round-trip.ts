@@ -2,8 +2,8 @@
 // Gemini returns a `functionCall` part whose `args` is an object, and expects a `functionResponse` part back,
 // keyed by the tool's name (and by the call's `id` when the call had one).
 // Run: npx tsx examples/gemini/03-function-call-round-trip.ts   (prints "ok: get_weather -> sunny in Chennai")
-import { pathToFileURL } from 'node:url'
 import { defineTool, toGemini } from '../../src/index.js'
+import { check, isRecord, runIfScript } from './run-example.js'
 
 /** Runs the example; returns the `ok:` line, throws when an expectation fails. */
 export async function main(): Promise<string> {
@@ -53,20 +53,4 @@ export async function main(): Promise<string> {
   return `ok: ${called.name} -> ${result.output}`
 }
 
-function check(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new Error(message)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
-    (line) => console.log(line),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    },
-  )
-}
+runIfScript(import.meta.url, main)
