@@ -75,7 +75,7 @@ export interface GenAITransportOptions {
  * const genai = new GoogleGenAI({ apiKey, httpOptions: { apiVersion: 'v1beta' } })
  * const transport = createGenAITransport({ genai, model: 'gemini-2.5-flash' })
  * const turn = await transport.generate({
- *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: new AbortController().signal,
+ *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: new Map(),
  * })
  */
 export function createGenAITransport(options: GenAITransportOptions): Transport<Content> {

@@ -68,7 +68,9 @@ function checkLanguageModel(model: unknown): SpecLanguageModel {
  *
  * @example
  * const transport = createAISDKTransport({ model: openai('gpt-5-mini') })
- * const turn = await transport.generate({ messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal })
+ * const turn = await transport.generate({
+ *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: new Map(),
+ * })
  */
 export function createAISDKTransport(options: { model: SpecLanguageModel }): Transport<ModelMessage> {
   return new AISDKTransport(options.model)
@@ -76,8 +78,6 @@ export function createAISDKTransport(options: { model: SpecLanguageModel }): Tra
 
 class AISDKTransport implements Transport<ModelMessage> {
   readonly #model: SpecLanguageModel
-  // Transcripts grow by a few messages per turn; converting each message once keeps a turn O(new messages).
-  readonly #prompts = new WeakMap<object, SpecMessage | null>()
   readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
 
   constructor(model: SpecLanguageModel) {
@@ -212,7 +212,8 @@ class AISDKTransport implements Transport<ModelMessage> {
     const prompt = convertToLanguageModelPrompt({
       messages: request.messages,
       version: this.#model.specificationVersion,
-      cache: this.#prompts,
+      // A transcript grows by a few messages per turn: each message is converted once per run.
+      cache: request.memo as Map<ModelMessage, SpecMessage | null>,
     })
     if (request.system !== undefined) prompt.unshift({ role: 'system', content: request.system })
     const options: SpecCallOptions =

@@ -25,7 +25,7 @@ export function convertToLanguageModelPrompt(options: {
   messages: readonly ModelMessage[]
   version: SpecVersion
   /** Converted messages by identity, so a long transcript is not converted again on every turn. */
-  cache?: WeakMap<object, SpecMessage | null>
+  cache?: Map<ModelMessage, SpecMessage | null>
 }): SpecMessage[] {
   const { messages, version, cache } = options
   const prompt: SpecMessage[] = []
@@ -121,11 +121,25 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
       const content = message.content.filter((part) => part.type === 'tool-result' || version !== 'v2')
       return content.length === 0
         ? null
-        : withOptions({ role: 'tool', content: content.map((part) => ({ ...part })) }, messageOptions)
+        : withOptions({ role: 'tool', content: content.map(copyToolPart) }, messageOptions)
     }
     default:
       return assertNever(message)
   }
+}
+
+type ToolMessagePart = Exclude<Extract<ModelMessage, { role: 'tool' }>['content'], string>[number]
+
+/** A tool message's part, copied; a result is spelled out, because a spread copy is slow in V8. */
+function copyToolPart(part: ToolMessagePart): ToolMessagePart {
+  if (part.type !== 'tool-result') return { ...part }
+  const copy: ToolMessagePart = {
+    type: 'tool-result',
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output: part.output,
+  }
+  return withOptions(copy, part.providerOptions)
 }
 
 function filePart(

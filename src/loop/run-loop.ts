@@ -70,6 +70,7 @@ export async function* runLoop<Message>(
     const system = joinSystem(settings.system, toolkit?.skillsPrompt())
     const records: ToolCallRecord[] = []
     const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+    const memo = new Map<Message, unknown>()
     let turn = 0
     let last: ModelTurn<Message>
     while (true) {
@@ -79,6 +80,7 @@ export async function* runLoop<Message>(
         tools: allTools,
         system,
         signal: scope.outsideSignal,
+        memo,
       }
       if (hooks.beforeModel !== undefined) {
         const change = await scope.race(
@@ -111,14 +113,15 @@ export async function* runLoop<Message>(
           const { args, result } = await scope.race(running[index] as Promise<AnsweredCall>)
           const call = (calls[index] as PreparedCall).call
           answered.push({ call, result })
-          records.push({
+          const record: ToolCallRecord = {
             id: call.id,
             name: call.name,
             args,
             output: result.output,
             isError: result.isError,
-            ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
-          })
+          }
+          if (result.metadata !== undefined) record.metadata = result.metadata
+          records.push(record)
           if (streaming) {
             yield {
               type: 'tool-result',

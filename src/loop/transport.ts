@@ -44,6 +44,11 @@ export interface TransportRequest<Message> {
    * stream), because a signal handed to `fetch` costs Node about 0.25 ms of CPU per request.
    */
   signal: AbortSignal | undefined
+  /**
+   * This run's scratch space, the same map on every turn of the run: a transport may keep what it made
+   * from a message here, keyed by that message, so that a turn converts only the messages that are new.
+   */
+  memo: Map<Message, unknown>
 }
 
 /** How a failed model call may be retried. */

@@ -95,6 +95,38 @@ describe('hooks', () => {
     ])
   })
 
+  it('beforeModel may rewrite an earlier message on a later turn: the model sees the rewrite', async () => {
+    const model = scriptedModel((_call, index) =>
+      index === 0
+        ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
+        : reply({ text: 'done' }),
+    )
+    const toolkit = await createToolkit({ tools: [weatherTool] })
+    const hooks: Hooks<ModelMessage> = {
+      // From turn 2 on, the question is sent redacted: a new message object in the same place.
+      beforeModel: ({ messages, turn }) =>
+        turn === 1
+          ? undefined
+          : {
+              messages: messages.map((message, index) =>
+                index === 0 ? { role: 'user', content: '[redacted]' } : message,
+              ),
+            },
+    }
+    const result = await createClient({ model, hooks }).run('My PIN is 1234. Oslo?', { toolkit })
+    expect(model.doGenerateCalls.map((call) => userTexts(call.prompt))).toStrictEqual([
+      ['My PIN is 1234. Oslo?'],
+      ['[redacted]'],
+    ])
+    // The later messages of turn 2's prompt are the run's own, unchanged.
+    expect(model.doGenerateCalls[1]?.prompt.map((message) => message.role)).toStrictEqual([
+      'user',
+      'assistant',
+      'tool',
+    ])
+    expect(result.messages[0]).toStrictEqual({ role: 'user', content: 'My PIN is 1234. Oslo?' })
+  })
+
   it('beforeTool can answer a call without running the tool, or change its arguments; afterTool can replace a result', async () => {
     const model = scriptedModel((_call, index) =>
       index === 0
