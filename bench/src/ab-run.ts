@@ -4,17 +4,12 @@
 //
 //   node dist/ab-run.js <implementation A> <implementation B> [native|mcp] [rounds=60] [batch=20]
 
-import { mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
-import { startChild } from './harness/child.js'
+import { startLocalBench, timedRun } from './harness/in-process.js'
 import { median } from './harness/stats.js'
 import { implementationById } from './impls/registry.js'
-import type { BenchInstance, CreateImplementation, ImplementationOptions } from './impls/types.js'
-import { EXPECTED_ANSWER } from './scenario.js'
+import type { BenchInstance } from './impls/types.js'
 
-const distDir = dirname(fileURLToPath(import.meta.url))
 const [first = 'toolnexus-ai-sdk', second = 'floor-do-generate', variantArgument = 'native', ...rest] =
   process.argv.slice(2)
 const rounds = Number(rest[0] ?? 60)
@@ -22,31 +17,15 @@ const batchSize = Number(rest[1] ?? 20)
 implementationById(first)
 implementationById(second)
 
-const logsDir = join(distDir, '..', 'results', 'logs')
-mkdirSync(logsDir, { recursive: true })
-const endpoint = startChild<{ type: string; port?: number }>(join(distDir, 'endpoint/scripted-endpoint.js'), {
-  args: [],
-  logFile: join(logsDir, 'ab-endpoint.log'),
-})
-const { port } = await endpoint.first(10_000)
-const options: ImplementationOptions = {
-  variant: variantArgument === 'mcp' ? 'mcp' : 'native',
-  openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
-  geminiBaseUrl: `http://127.0.0.1:${port}`,
-  mcpServer: { command: process.execPath, args: [join(distDir, 'mcp/bench-mcp-server.js')] },
-}
-const load = async (id: string): Promise<BenchInstance> =>
-  ((await import(`./impls/${id}.js`)) as { create: CreateImplementation }).create(options)
-const a = await load(first)
-const b = await load(second)
+const local = await startLocalBench(variantArgument === 'mcp' ? 'mcp' : 'native', 'ab-endpoint')
+const options = local.options
+const a = await local.load(first)
+const b = await local.load(second)
 
 async function batch(instance: BenchInstance, count: number): Promise<{ wall: number; cpu: number }> {
   const cpuStart = process.cpuUsage()
   const start = performance.now()
-  for (let index = 0; index < count; index++) {
-    const text = await instance.run()
-    if (text !== EXPECTED_ANSWER) throw new Error(`wrong answer: ${text}`)
-  }
+  for (let index = 0; index < count; index++) await timedRun(instance)
   const cpu = process.cpuUsage(cpuStart)
   return { wall: (performance.now() - start) / count, cpu: (cpu.user + cpu.system) / 1000 / count }
 }
@@ -73,5 +52,5 @@ process.stdout.write(`${first} vs ${second} (${options.variant}, ${rounds} round
 process.stdout.write(`  ${line('wall')}\n  ${line('cpu')}\n`)
 await a.close()
 await b.close()
-await endpoint.stop(2_000)
+await local.stop()
 process.exit(0)

@@ -1,7 +1,9 @@
 // The coordinator: starts the scripted endpoint, one worker process per implementation and tool variant,
-// drives them in interleaved rounds (one worker at a time), then the scale bench, and prints the report.
+// drives them in interleaved rounds (one worker at a time), then toolnexus and each row it is compared with
+// back to back, then the scale bench, and prints the report.
 //
-//   node dist/run-bench.js [--quick] [--only id,id] [--skip-scale] [--profile id:variant] [--seed N]
+//   node dist/run-bench.js [--quick] [--only id,id] [--skip-scale] [--profile id:variant,…] [--seed N]
+//                        [--warmup N] [--rounds N] [--batch N]
 
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -9,9 +11,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type IpcChild, startChild } from './harness/child.js'
 import type { WorkerConfig, WorkerReply } from './harness/protocol.js'
-import { renderReport, type SpecResult } from './harness/report.js'
+import { type Batch, type PairedRound, renderReport, type SpecResult } from './harness/report.js'
 import { seededRandom, shuffle } from './harness/stats.js'
-import { IMPLEMENTATIONS } from './impls/registry.js'
+import { IMPLEMENTATIONS, REFERENCES } from './impls/registry.js'
 import type { ScaleReport } from './scale/scale-bench.js'
 
 const distDir = dirname(fileURLToPath(import.meta.url))
@@ -23,8 +25,11 @@ interface Flags {
   quick: boolean
   only: string[] | undefined
   skipScale: boolean
-  profile: string | undefined
+  profile: string[] | undefined
   seed: number
+  warmup: number | undefined
+  rounds: number | undefined
+  batch: number | undefined
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -32,7 +37,24 @@ function parseFlags(argv: string[]): Flags {
     const index = argv.indexOf(name)
     return index === -1 ? undefined : argv[index + 1]
   }
-  const known = new Set(['--quick', '--only', '--skip-scale', '--profile', '--seed'])
+  const numberFlag = (name: string): number | undefined => {
+    const text = value(name)
+    if (text === undefined) return undefined
+    const number = Number(text)
+    if (!Number.isInteger(number) || number < 1)
+      throw new Error(`${name} takes a positive integer, got ${text}`)
+    return number
+  }
+  const known = new Set([
+    '--quick',
+    '--only',
+    '--skip-scale',
+    '--profile',
+    '--seed',
+    '--warmup',
+    '--rounds',
+    '--batch',
+  ])
   for (const argument of argv) {
     if (argument.startsWith('--') && !known.has(argument))
       throw new Error(`unknown flag ${argument}; known: ${[...known].join(' ')}`)
@@ -41,28 +63,38 @@ function parseFlags(argv: string[]): Flags {
     quick: argv.includes('--quick'),
     only: value('--only')?.split(','),
     skipScale: argv.includes('--skip-scale'),
-    profile: value('--profile'),
+    profile: value('--profile')?.split(','),
     seed: Number(value('--seed') ?? 8),
+    warmup: numberFlag('--warmup'),
+    rounds: numberFlag('--rounds'),
+    batch: numberFlag('--batch'),
   }
 }
 
 const flags = parseFlags(process.argv.slice(2))
-// Full: about 5 minutes on an idle 2-core machine; a busy machine stretches it. Quick: a smoke run.
+// Full: about 12 minutes on this 2-core machine (long warm-ups, then the pairs of fresh processes). Quick: a
+// smoke run.
 const params = flags.quick
   ? {
       coldSamples: 1,
-      warmup: 10,
-      rounds: 6,
-      batch: 4,
+      warmup: flags.warmup ?? 10,
+      rounds: flags.rounds ?? 6,
+      pairedSets: 1,
+      pairWarmup: 100,
+      pairedRounds: flags.rounds ?? 4,
+      batch: flags.batch ?? 4,
       concurrency: 100,
       concurrentRepeats: 1,
       concurrentWarmups: 0,
     }
   : {
       coldSamples: 3,
-      warmup: 60,
-      rounds: 40,
-      batch: 6,
+      warmup: flags.warmup ?? 1500,
+      rounds: flags.rounds ?? 40,
+      pairedSets: 3,
+      pairWarmup: flags.warmup ?? 2000,
+      pairedRounds: flags.rounds ?? 30,
+      batch: flags.batch ?? 6,
       concurrency: 100,
       concurrentRepeats: 2,
       concurrentWarmups: 1,
@@ -105,6 +137,7 @@ async function main(): Promise<void> {
         cold: { importMs: [], initMs: [], firstRunMs: [] },
         rounds: [],
         cpuRounds: [],
+        paired: {},
         concurrentWallMs: [],
         concurrency: params.concurrency,
         modelCallsPerRun: Number.NaN,
@@ -121,7 +154,10 @@ async function main(): Promise<void> {
   const spawnWorker = (spec: SpecResult, profiled: boolean): Worker =>
     startChild<WorkerReply>(join(distDir, 'harness/worker.js'), {
       args: [JSON.stringify(workerConfig(spec))],
-      execArgv: profiled ? ['--cpu-prof', '--cpu-prof-dir', join(resultsDir, 'profiles')] : [],
+      // A 100 µs sampling interval: a run takes a few milliseconds, so the default 1 ms sees too little.
+      execArgv: profiled
+        ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(resultsDir, 'profiles')]
+        : [],
       logFile: join(logsDir, `${spec.key.replace(':', '-')}.log`),
     })
   const fail = (spec: SpecResult, phase: string, message: string): void => {
@@ -141,7 +177,11 @@ async function main(): Promise<void> {
     )
     return undefined
   }
-  const startReady = async (spec: SpecResult, profiled: boolean): Promise<Worker | undefined> => {
+  const startReady = async (
+    spec: SpecResult,
+    profiled: boolean,
+    record = true,
+  ): Promise<Worker | undefined> => {
     const worker = spawnWorker(spec, profiled)
     try {
       const ready = expect(spec, await worker.first(120_000), 'ready')
@@ -149,9 +189,11 @@ async function main(): Promise<void> {
         await worker.stop(2_000)
         return undefined
       }
-      spec.cold.importMs.push(ready.importMs)
-      spec.cold.initMs.push(ready.initMs)
-      spec.cold.firstRunMs.push(ready.firstRunMs)
+      if (record) {
+        spec.cold.importMs.push(ready.importMs)
+        spec.cold.initMs.push(ready.initMs)
+        spec.cold.firstRunMs.push(ready.firstRunMs)
+      }
       return worker
     } catch (error) {
       fail(spec, 'start', error instanceof Error ? error.message : String(error))
@@ -177,15 +219,13 @@ async function main(): Promise<void> {
   const workers = new Map<string, Worker>()
   for (const spec of specs) {
     if (spec.error !== undefined) continue
-    const worker = await startReady(spec, flags.profile === spec.key)
+    const worker = await startReady(spec, flags.profile?.includes(spec.key) === true)
     if (worker !== undefined) workers.set(spec.key, worker)
   }
   const live = (): SpecResult[] => specs.filter((spec) => spec.error === undefined && workers.has(spec.key))
-  const batch = async (
-    spec: SpecResult,
-    count: number,
-  ): Promise<{ durations: number[]; cpuMsPerRun: number } | undefined> => {
-    const worker = workers.get(spec.key)!
+  const batch = (spec: SpecResult, count: number): Promise<Batch | undefined> =>
+    batchOn(workers.get(spec.key)!, spec, count)
+  const batchOn = async (worker: Worker, spec: SpecResult, count: number): Promise<Batch | undefined> => {
     try {
       const before = await modelCalls()
       const reply = expect(spec, await worker.request({ type: 'batch', count }, 300_000), 'batch')
@@ -196,6 +236,36 @@ async function main(): Promise<void> {
       fail(spec, 'batch', error instanceof Error ? error.message : String(error))
       return undefined
     }
+  }
+
+  /** Warm-up in turns of 100 runs, then the measured rounds, the order alternating from round to round. */
+  const pairedRounds = async (
+    self: SpecResult,
+    selfWorker: Worker,
+    other: SpecResult,
+    otherWorker: Worker,
+  ): Promise<PairedRound[]> => {
+    for (let turn = 0; turn < params.pairWarmup / 100; turn++) {
+      if ((await batchOn(selfWorker, self, 100)) === undefined) return []
+      if ((await batchOn(otherWorker, other, 100)) === undefined) return []
+    }
+    const rounds: PairedRound[] = []
+    for (let round = 0; round < params.pairedRounds; round++) {
+      const selfFirst = round % 2 === 0
+      const first = await batchOn(
+        selfFirst ? selfWorker : otherWorker,
+        selfFirst ? self : other,
+        params.batch,
+      )
+      const second = await batchOn(
+        selfFirst ? otherWorker : selfWorker,
+        selfFirst ? other : self,
+        params.batch,
+      )
+      if (first === undefined || second === undefined) break
+      rounds.push(selfFirst ? { self: first, other: second } : { self: second, other: first })
+    }
+    return rounds
   }
 
   log(`warm-up: ${params.warmup} runs each (discarded)`)
@@ -210,6 +280,7 @@ async function main(): Promise<void> {
       }
     }
   }
+
   for (const spec of live()) {
     const reply = await workers.get(spec.key)!.request({ type: 'memory' }, 10_000)
     if (reply.type === 'memory') spec.maxRssSequentialBytes = reply.maxRssBytes
@@ -244,6 +315,42 @@ async function main(): Promise<void> {
     }
     await worker.stop(5_000)
   }
+
+  // The ratios that the targets rest on. Two processes measured seconds apart see a busy machine in
+  // different states; a process that paused while fifteen others ran must refill the CPU caches; and one
+  // process of a row may run a few percent faster or slower than the next for no reason in its code. So
+  // toolnexus and each reference row are measured again as pairs of fresh processes, one pair at a time:
+  // both warm up taking turns, then take turns at the measured batches; several pairs are pooled.
+  const pairs = specs
+    .filter((spec) => spec.info.toolnexus && spec.error === undefined)
+    .flatMap((self) => {
+      const references = REFERENCES[self.info.protocol]
+      const ids = new Set<string>([references.floor, references.rawFloor, references.framework])
+      return specs
+        .filter(
+          (other) => ids.has(other.info.id) && other.variant === self.variant && other.error === undefined,
+        )
+        .map((other) => ({ self, other }))
+    })
+  log(
+    `paired processes: ${pairs.length} pairs × ${params.pairedSets} sets of fresh processes, ${params.pairWarmup} warm-up runs and ${params.pairedRounds} rounds each`,
+  )
+  for (const { self, other } of shuffle(pairs, random)) {
+    const rounds: PairedRound[] = []
+    for (let set = 0; set < params.pairedSets; set++) {
+      const selfWorker = await startReady(self, false, false)
+      const otherWorker = selfWorker && (await startReady(other, false, false))
+      if (selfWorker !== undefined && otherWorker !== undefined) {
+        rounds.push(...(await pairedRounds(self, selfWorker, other, otherWorker)))
+      }
+      for (const worker of [selfWorker, otherWorker]) {
+        if (worker === undefined) continue
+        await worker.request({ type: 'close' }, 30_000).catch(() => undefined)
+        await worker.stop(5_000)
+      }
+    }
+    self.paired[other.key] = rounds
+  }
   const finalStats = await endpoint.request({ type: 'stats' }, 5_000)
   await endpoint.stop(2_000)
 
@@ -272,7 +379,7 @@ async function main(): Promise<void> {
     finishedAt: new Date(),
     benchDir,
     endpointErrors: finalStats.type === 'stats' ? finalStats.errors : Number.NaN,
-    profiled: flags.profile,
+    profiled: flags.profile?.join(', '),
     load: { start: loadAtStart, end: loadavg()[0] ?? Number.NaN },
   })
   process.stdout.write(`${report.text}\n`)

@@ -20,12 +20,29 @@ export interface SpecResult {
   rounds: number[][]
   /** Each round's client CPU time per run (this process, all threads), in ms. */
   cpuRounds: number[]
+  /**
+   * toolnexus rows only: the paired rounds against each row it is compared with, by that row's key. In
+   * each, the two processes ran one batch apiece, back to back.
+   */
+  paired: Record<string, PairedRound[]>
   concurrency: number
   concurrentWallMs: number[]
   modelCallsPerRun: number
   maxRssSequentialBytes?: number
   maxRssPeakBytes?: number
   closeMs?: number
+}
+
+/** One batch of runs: their durations and the client CPU time per run, in ms. */
+export interface Batch {
+  durations: number[]
+  cpuMsPerRun: number
+}
+
+/** One paired round: this row's batch and the other row's, measured back to back. */
+export interface PairedRound {
+  self: Batch
+  other: Batch
 }
 
 export interface ReportInput {
@@ -106,39 +123,63 @@ function measured(spec: SpecResult | undefined): spec is SpecResult {
   return spec !== undefined && spec.error === undefined && spec.rounds.length > 0
 }
 
-type Metric = (spec: SpecResult, round: number) => number
-const wall: Metric = (spec, round) => median(spec.rounds[round]!)
-const cpuTime: Metric = (spec, round) => spec.cpuRounds[round]!
+type Metric = (batch: Batch) => number
+const wall: Metric = (batch) => median(batch.durations)
+const cpuTime: Metric = (batch) => batch.cpuMsPerRun
 
-/** The median over rounds of `combine(a's round value, b's round value)`; rounds line up by index. */
+/**
+ * Where a comparison's rounds come from: `paired` uses the rounds in which toolnexus and the other row ran
+ * back to back (falling back to the shuffled rounds when there are none), `shuffled` the shuffled rounds,
+ * which line up by index.
+ */
+type Source = 'paired' | 'shuffled'
+
+/** The median over rounds of `combine(a's value, b's value)`. */
 function perRound(
   a: SpecResult | undefined,
   b: SpecResult | undefined,
   metric: Metric,
+  source: Source,
   combine: (x: number, y: number) => number,
 ): number | undefined {
   if (!measured(a) || !measured(b)) return undefined
+  const paired = a.paired[b.key] ?? []
+  const reverse = b.paired[a.key] ?? []
+  if (source === 'paired' && paired.length > 0) {
+    return median(paired.map((round) => combine(metric(round.self), metric(round.other))))
+  }
+  if (source === 'paired' && reverse.length > 0) {
+    return median(reverse.map((round) => combine(metric(round.other), metric(round.self))))
+  }
   const count = Math.min(a.rounds.length, b.rounds.length)
   const values: number[] = []
-  for (let round = 0; round < count; round++) values.push(combine(metric(a, round), metric(b, round)))
+  for (let round = 0; round < count; round++) {
+    values.push(combine(metric(shuffledBatch(a, round)), metric(shuffledBatch(b, round))))
+  }
   return median(values)
+}
+
+function shuffledBatch(spec: SpecResult, round: number): Batch {
+  return { durations: spec.rounds[round]!, cpuMsPerRun: spec.cpuRounds[round]! }
 }
 
 function ratioOf(
   a: SpecResult | undefined,
   b: SpecResult | undefined,
   metric: Metric = wall,
+  source: Source = 'paired',
 ): number | undefined {
   if (a === b) return measured(a) ? 1 : undefined
-  return perRound(a, b, metric, (x, y) => x / y)
+  return perRound(a, b, metric, source, (x, y) => x / y)
 }
 
 function differenceOf(
   a: SpecResult | undefined,
   b: SpecResult | undefined,
   metric: Metric = wall,
+  source: Source = 'paired',
 ): number | undefined {
-  return perRound(a, b, metric, (x, y) => x - y)
+  return perRound(a, b, metric, source, (x, y) => x - y)
 }
 
 function verdict(value: number | undefined, limit: number): string {
@@ -166,7 +207,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     `- Peers: ${PEER_PACKAGES.map((name) => `${name} ${versionOf(join(input.benchDir, 'node_modules', name))}`).join(', ')}`,
   )
   lines.push(
-    `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time. Ratios are medians of per-round ratios of round medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
+    `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time: each batch starts after a pause of seconds while the other rows ran, so the per-request table includes refilling the CPU caches after that pause. The ratios of toolnexus to the floors and to generateText (the targets) come from pairs of fresh processes instead, one pair at a time, ${input.params.pairedSets} pairs per comparison: the two warm up taking turns of 100 runs (${input.params.pairWarmup} runs each), then take turns at ${input.params.pairedRounds} rounds of ${input.params.batch} runs, the order alternating, so that both are equally warm and see the machine in the same state; the rounds of all pairs are pooled. Ratios are medians of per-round ratios of batch medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
   )
   lines.push(
     `- Machine load (1-minute load average; other work shared these ${cpu.length} cores): ${input.load.start.toFixed(1)} at the start, ${input.load.end.toFixed(1)} at the end. Wall times move with it; the client CPU time per run moves far less, so both are shown.`,
@@ -234,9 +275,9 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
         ms(percentile(all, 0.5)),
         ms(percentile(all, 0.95)),
         ms(spec.cpuRounds.length === 0 ? undefined : median(spec.cpuRounds)),
-        ms(differenceOf(spec, rawFloor)),
-        `${ratio(ratioOf(spec, floor))} / ${ratio(ratioOf(spec, floor, cpuTime))}`,
-        ...(group.protocol === 'openai' ? [ratio(ratioOf(spec, framework))] : []),
+        ms(differenceOf(spec, rawFloor, wall, 'shuffled')),
+        `${ratio(ratioOf(spec, floor, wall, 'shuffled'))} / ${ratio(ratioOf(spec, floor, cpuTime, 'shuffled'))}`,
+        ...(group.protocol === 'openai' ? [ratio(ratioOf(spec, framework, wall, 'shuffled'))] : []),
         Number.isFinite(spec.modelCallsPerRun) ? spec.modelCallsPerRun.toFixed(1) : '—',
         `${megabytes(spec.maxRssSequentialBytes)} / ${megabytes(spec.maxRssPeakBytes)}`,
         throughput === undefined ? '—' : throughput.toFixed(0),
@@ -255,6 +296,10 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   }
 
   lines.push('## toolnexus against each (median of per-round ratios; below 1.00× = toolnexus is faster)')
+  lines.push('')
+  lines.push(
+    'Against the floors and generateText: the pairs of fresh processes (see Method). Against Mastra and LangChain: the shuffled rounds.',
+  )
   lines.push('')
   for (const [id, protocol] of [
     ['toolnexus-ai-sdk', 'openai'],
@@ -368,11 +413,17 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   lines.push('')
   // generateText runs over the same doGenerate: toolnexus can only undercut it by what generateText adds.
   const bounds = (['native', 'mcp'] as const).flatMap((variant) => {
-    const over = ratioOf(find('ai-sdk-generate-text', variant), find('floor-do-generate', variant))
+    const over = ratioOf(
+      find('ai-sdk-generate-text', variant),
+      find('floor-do-generate', variant),
+      wall,
+      'shuffled',
+    )
     const overCpu = ratioOf(
       find('ai-sdk-generate-text', variant),
       find('floor-do-generate', variant),
       cpuTime,
+      'shuffled',
     )
     return over === undefined || overCpu === undefined
       ? []

@@ -3,7 +3,7 @@
 
 import { performance } from 'node:perf_hooks'
 import type { BenchInstance, CreateImplementation } from '../impls/types.js'
-import { EXPECTED_ANSWER } from '../scenario.js'
+import { timedRun } from './in-process.js'
 import type { WorkerCommand, WorkerConfig, WorkerReply } from './protocol.js'
 
 function reply(message: WorkerReply): void {
@@ -16,15 +16,6 @@ function describe(error: unknown): string {
   return `${error.name}: ${error.message}${cause}`
 }
 
-async function runChecked(instance: BenchInstance): Promise<number> {
-  const start = performance.now()
-  const text = await instance.run()
-  const elapsed = performance.now() - start
-  // A wrong answer means a tool did not run or its result was lost: never count such a run.
-  if (text !== EXPECTED_ANSWER) throw new Error(`wrong answer: ${JSON.stringify(text).slice(0, 300)}`)
-  return elapsed
-}
-
 async function handle(instance: BenchInstance, command: WorkerCommand): Promise<WorkerReply> {
   switch (command.type) {
     case 'batch': {
@@ -32,13 +23,13 @@ async function handle(instance: BenchInstance, command: WorkerCommand): Promise<
       // CPU time of this process (all threads, GC included): the client's own work, which other processes
       // on a busy machine disturb far less than they disturb wall time.
       const cpuStart = process.cpuUsage()
-      for (let index = 0; index < command.count; index++) durations.push(await runChecked(instance))
+      for (let index = 0; index < command.count; index++) durations.push(await timedRun(instance))
       const cpu = process.cpuUsage(cpuStart)
       return { type: 'batch', durations, cpuMsPerRun: (cpu.user + cpu.system) / 1000 / command.count }
     }
     case 'concurrent': {
       const start = performance.now()
-      await Promise.all(Array.from({ length: command.count }, () => runChecked(instance)))
+      await Promise.all(Array.from({ length: command.count }, () => timedRun(instance)))
       return { type: 'concurrent', wallMs: performance.now() - start }
     }
     case 'memory':
@@ -80,7 +71,7 @@ async function main(): Promise<void> {
     })
     const initMs = performance.now() - initStart
     phase = 'first run'
-    const firstRunMs = await runChecked(instance)
+    const firstRunMs = await timedRun(instance)
     reply({ type: 'ready', importMs, initMs, firstRunMs, rssBytes: process.memoryUsage().rss })
     process.on('message', (command: WorkerCommand) => {
       handle(instance, command).then(
