@@ -280,7 +280,6 @@ async function main(): Promise<void> {
       }
     }
   }
-
   for (const spec of live()) {
     const reply = await workers.get(spec.key)!.request({ type: 'memory' }, 10_000)
     if (reply.type === 'memory') spec.maxRssSequentialBytes = reply.maxRssBytes
