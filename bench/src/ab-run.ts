@@ -5,8 +5,9 @@
 //   node dist/ab-run.js <implementation A> <implementation B> [native|mcp] [rounds=60] [batch=20]
 
 import { performance } from 'node:perf_hooks'
-import { startLocalBench, timedRun } from './harness/in-process.js'
+import { startLocalBench } from './harness/in-process.js'
 import { median } from './harness/stats.js'
+import { timedRun } from './harness/timed-run.js'
 import { implementationById } from './impls/registry.js'
 import type { BenchInstance } from './impls/types.js'
 

@@ -4,8 +4,9 @@
 //
 //   node --cpu-prof --cpu-prof-dir results/profiles dist/profile-run.js <implementation> <native|mcp> [runs]
 
-import { startLocalBench, timedRun } from './harness/in-process.js'
+import { startLocalBench } from './harness/in-process.js'
 import { median } from './harness/stats.js'
+import { timedRun } from './harness/timed-run.js'
 import { implementationById } from './impls/registry.js'
 
 const [id = 'toolnexus-ai-sdk', variantArgument = 'native', runsArgument = '2000'] = process.argv.slice(2)

@@ -8,8 +8,9 @@
 //   node dist/warmup-curve.js <implementation> [native|mcp] [blocks=30] [runs per block=100] [pause ms=1000]
 
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startLocalBench, timedRun } from './harness/in-process.js'
+import { startLocalBench } from './harness/in-process.js'
 import { median } from './harness/stats.js'
+import { timedRun } from './harness/timed-run.js'
 import { implementationById } from './impls/registry.js'
 
 const [

@@ -3,7 +3,6 @@
 
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type {
   BenchInstance,
@@ -11,7 +10,6 @@ import type {
   ImplementationOptions,
   ToolVariant,
 } from '../impls/types.js'
-import { EXPECTED_ANSWER } from '../scenario.js'
 import { type IpcChild, startChild } from './child.js'
 
 const distDir = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -46,13 +44,4 @@ export async function startLocalBench(variant: ToolVariant, logName: string): Pr
       ((await import(`../impls/${id}.js`)) as { create: CreateImplementation }).create(options),
     stop: () => endpoint.stop(2_000),
   }
-}
-
-/** One checked run's wall time in milliseconds: a wrong answer (a lost tool result) throws. */
-export async function timedRun(instance: BenchInstance): Promise<number> {
-  const start = performance.now()
-  const text = await instance.run()
-  const elapsed = performance.now() - start
-  if (text !== EXPECTED_ANSWER) throw new Error(`wrong answer: ${JSON.stringify(text).slice(0, 300)}`)
-  return elapsed
 }

@@ -128,9 +128,9 @@ const wall: Metric = (batch) => median(batch.durations)
 const cpuTime: Metric = (batch) => batch.cpuMsPerRun
 
 /**
- * Where a comparison's rounds come from: `paired` uses the rounds in which toolnexus and the other row ran
- * back to back (falling back to the shuffled rounds when there are none), `shuffled` the shuffled rounds,
- * which line up by index.
+ * Where a comparison's rounds come from: `paired` uses the rounds in which toolnexus (the first row) and
+ * the other row took turns (falling back to the shuffled rounds when there are none), `shuffled` the
+ * shuffled rounds, which line up by index.
  */
 type Source = 'paired' | 'shuffled'
 
@@ -144,12 +144,8 @@ function perRound(
 ): number | undefined {
   if (!measured(a) || !measured(b)) return undefined
   const paired = a.paired[b.key] ?? []
-  const reverse = b.paired[a.key] ?? []
   if (source === 'paired' && paired.length > 0) {
     return median(paired.map((round) => combine(metric(round.self), metric(round.other))))
-  }
-  if (source === 'paired' && reverse.length > 0) {
-    return median(reverse.map((round) => combine(metric(round.other), metric(round.self))))
   }
   const count = Math.min(a.rounds.length, b.rounds.length)
   const values: number[] = []

@@ -3,8 +3,8 @@
 
 import { performance } from 'node:perf_hooks'
 import type { BenchInstance, CreateImplementation } from '../impls/types.js'
-import { timedRun } from './in-process.js'
 import type { WorkerCommand, WorkerConfig, WorkerReply } from './protocol.js'
+import { timedRun } from './timed-run.js'
 
 function reply(message: WorkerReply): void {
   process.send?.(message)
