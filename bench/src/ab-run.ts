@@ -1,8 +1,8 @@
 // A/B in one process: two implementations, the same endpoint, batches alternating A-B / B-A, so both see the
-// same machine, the same moment and the same JIT-warm Node. Sharper than the cross-process rounds for
-// telling a small overhead from noise; the full bench stays the reference (separate processes, peers).
+// same machine, the same moment and the same JIT-warm Node — what the full bench does for its target ratios,
+// here in one process for a quick look. Both warm up first, taking turns of 100 runs.
 //
-//   node dist/ab-run.js <implementation A> <implementation B> [native|mcp] [rounds=60] [batch=20]
+//   node dist/ab-run.js <implementation A> <implementation B> [native|mcp] [rounds=60] [batch=20] [warm-up=2000]
 
 import { performance } from 'node:perf_hooks'
 import { startLocalBench } from './harness/in-process.js'
@@ -15,6 +15,7 @@ const [first = 'toolnexus-ai-sdk', second = 'floor-do-generate', variantArgument
   process.argv.slice(2)
 const rounds = Number(rest[0] ?? 60)
 const batchSize = Number(rest[1] ?? 20)
+const warmup = Number(rest[2] ?? 2000)
 implementationById(first)
 implementationById(second)
 
@@ -31,8 +32,10 @@ async function batch(instance: BenchInstance, count: number): Promise<{ wall: nu
   return { wall: (performance.now() - start) / count, cpu: (cpu.user + cpu.system) / 1000 / count }
 }
 
-await batch(a, 200)
-await batch(b, 200)
+for (let turn = 0; turn < warmup / 100; turn++) {
+  await batch(a, 100)
+  await batch(b, 100)
+}
 const results: Array<{ a: { wall: number; cpu: number }; b: { wall: number; cpu: number } }> = []
 for (let round = 0; round < rounds; round++) {
   if (round % 2 === 0) {

@@ -1,6 +1,6 @@
 // The coordinator: starts the scripted endpoint, one worker process per implementation and tool variant,
 // drives them in interleaved rounds (one worker at a time), then toolnexus and each row it is compared with
-// back to back, then the scale bench, and prints the report.
+// taking turns inside shared fresh processes, then the scale bench, and prints the report.
 //
 //   node dist/run-bench.js [--quick] [--only id,id] [--skip-scale] [--profile id:variant,…] [--seed N]
 //                        [--warmup N] [--rounds N] [--batch N]
@@ -144,16 +144,16 @@ async function main(): Promise<void> {
       }),
     ),
   )
-  const workerConfig = (spec: SpecResult): WorkerConfig => ({
-    implementation: spec.info.id,
+  const workerConfig = (spec: SpecResult, companion: SpecResult | undefined): WorkerConfig => ({
+    implementations: companion === undefined ? [spec.info.id] : [spec.info.id, companion.info.id],
     variant: spec.variant,
     openaiBaseUrl: `${origin}/v1`,
     geminiBaseUrl: origin,
     mcpServer,
   })
-  const spawnWorker = (spec: SpecResult, profiled: boolean): Worker =>
+  const spawnWorker = (spec: SpecResult, profiled: boolean, companion: SpecResult | undefined): Worker =>
     startChild<WorkerReply>(join(distDir, 'harness/worker.js'), {
-      args: [JSON.stringify(workerConfig(spec))],
+      args: [JSON.stringify(workerConfig(spec, companion))],
       // A 100 µs sampling interval: a run takes a few milliseconds, so the default 1 ms sees too little.
       execArgv: profiled
         ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(resultsDir, 'profiles')]
@@ -177,19 +177,20 @@ async function main(): Promise<void> {
     )
     return undefined
   }
+  /** A worker for `spec` (and `companion`, in the same process), once it is ready; cold figures recorded. */
   const startReady = async (
     spec: SpecResult,
     profiled: boolean,
-    record = true,
+    companion?: SpecResult,
   ): Promise<Worker | undefined> => {
-    const worker = spawnWorker(spec, profiled)
+    const worker = spawnWorker(spec, profiled, companion)
     try {
       const ready = expect(spec, await worker.first(120_000), 'ready')
       if (ready === undefined) {
         await worker.stop(2_000)
         return undefined
       }
-      if (record) {
+      if (companion === undefined) {
         spec.cold.importMs.push(ready.importMs)
         spec.cold.initMs.push(ready.initMs)
         spec.cold.firstRunMs.push(ready.firstRunMs)
@@ -225,10 +226,15 @@ async function main(): Promise<void> {
   const live = (): SpecResult[] => specs.filter((spec) => spec.error === undefined && workers.has(spec.key))
   const batch = (spec: SpecResult, count: number): Promise<Batch | undefined> =>
     batchOn(workers.get(spec.key)!, spec, count)
-  const batchOn = async (worker: Worker, spec: SpecResult, count: number): Promise<Batch | undefined> => {
+  const batchOn = async (
+    worker: Worker,
+    spec: SpecResult,
+    count: number,
+    slot = 0,
+  ): Promise<Batch | undefined> => {
     try {
       const before = await modelCalls()
-      const reply = expect(spec, await worker.request({ type: 'batch', count }, 300_000), 'batch')
+      const reply = expect(spec, await worker.request({ type: 'batch', count, slot }, 300_000), 'batch')
       const calls = (await modelCalls()) - before
       spec.modelCallsPerRun = calls / count
       return reply
@@ -238,30 +244,25 @@ async function main(): Promise<void> {
     }
   }
 
-  /** Warm-up in turns of 100 runs, then the measured rounds, the order alternating from round to round. */
+  /**
+   * In one worker hosting `self` (slot 0) and `other` (slot 1): warm-up in turns of 100 runs, then the
+   * measured rounds, the order alternating from round to round.
+   */
   const pairedRounds = async (
+    worker: Worker,
     self: SpecResult,
-    selfWorker: Worker,
     other: SpecResult,
-    otherWorker: Worker,
   ): Promise<PairedRound[]> => {
-    for (let turn = 0; turn < params.pairWarmup / 100; turn++) {
-      if ((await batchOn(selfWorker, self, 100)) === undefined) return []
-      if ((await batchOn(otherWorker, other, 100)) === undefined) return []
+    const turn = (selfTurn: boolean, count: number): Promise<Batch | undefined> =>
+      selfTurn ? batchOn(worker, self, count, 0) : batchOn(worker, other, count, 1)
+    for (let index = 0; index < params.pairWarmup / 100; index++) {
+      if ((await turn(true, 100)) === undefined || (await turn(false, 100)) === undefined) return []
     }
     const rounds: PairedRound[] = []
     for (let round = 0; round < params.pairedRounds; round++) {
       const selfFirst = round % 2 === 0
-      const first = await batchOn(
-        selfFirst ? selfWorker : otherWorker,
-        selfFirst ? self : other,
-        params.batch,
-      )
-      const second = await batchOn(
-        selfFirst ? otherWorker : selfWorker,
-        selfFirst ? other : self,
-        params.batch,
-      )
+      const first = await turn(selfFirst, params.batch)
+      const second = await turn(!selfFirst, params.batch)
       if (first === undefined || second === undefined) break
       rounds.push(selfFirst ? { self: first, other: second } : { self: second, other: first })
     }
@@ -316,37 +317,36 @@ async function main(): Promise<void> {
   }
 
   // The ratios that the targets rest on. Two processes measured seconds apart see a busy machine in
-  // different states; a process that paused while fifteen others ran must refill the CPU caches; and one
-  // process of a row may run a few percent faster or slower than the next for no reason in its code. So
-  // toolnexus and each reference row are measured again as pairs of fresh processes, one pair at a time:
-  // both warm up taking turns, then take turns at the measured batches; several pairs are pooled.
+  // different states, and one fresh process of a row settles a few percent — up to tens of percent —
+  // faster or slower than the next, for no reason in its code (memory layout, JIT decisions). So toolnexus
+  // and each row it is compared with are measured again inside shared fresh processes, one at a time:
+  // both warm up taking turns, then take turns at the measured batches; several processes are pooled.
+  // Each floor is also paired with a second copy of itself the same way: the method's own error.
   const pairs = specs
     .filter((spec) => spec.info.toolnexus && spec.error === undefined)
     .flatMap((self) => {
       const references = REFERENCES[self.info.protocol]
       const ids = new Set<string>([references.floor, references.rawFloor, references.framework])
-      return specs
-        .filter(
-          (other) => ids.has(other.info.id) && other.variant === self.variant && other.error === undefined,
-        )
-        .map((other) => ({ self, other }))
+      const others = specs.filter(
+        (other) => ids.has(other.info.id) && other.variant === self.variant && other.error === undefined,
+      )
+      const floor = others.find((other) => other.info.id === references.floor)
+      return [
+        ...others.map((other) => ({ self, other })),
+        ...(floor === undefined ? [] : [{ self: floor, other: floor }]),
+      ]
     })
   log(
-    `paired processes: ${pairs.length} pairs × ${params.pairedSets} sets of fresh processes, ${params.pairWarmup} warm-up runs and ${params.pairedRounds} rounds each`,
+    `shared processes: ${pairs.length} comparisons × ${params.pairedSets} fresh processes, ${params.pairWarmup} warm-up runs and ${params.pairedRounds} rounds each`,
   )
   for (const { self, other } of shuffle(pairs, random)) {
     const rounds: PairedRound[] = []
     for (let set = 0; set < params.pairedSets; set++) {
-      const selfWorker = await startReady(self, false, false)
-      const otherWorker = selfWorker && (await startReady(other, false, false))
-      if (selfWorker !== undefined && otherWorker !== undefined) {
-        rounds.push(...(await pairedRounds(self, selfWorker, other, otherWorker)))
-      }
-      for (const worker of [selfWorker, otherWorker]) {
-        if (worker === undefined) continue
-        await worker.request({ type: 'close' }, 30_000).catch(() => undefined)
-        await worker.stop(5_000)
-      }
+      const worker = await startReady(self, false, other)
+      if (worker === undefined) continue
+      rounds.push(...(await pairedRounds(worker, self, other)))
+      await worker.request({ type: 'close' }, 30_000).catch(() => undefined)
+      await worker.stop(5_000)
     }
     self.paired[other.key] = rounds
   }

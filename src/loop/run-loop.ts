@@ -110,13 +110,14 @@ export async function* runLoop<Message>(
         )
         const answered: Array<{ call: ModelToolCall; result: ToolResult }> = []
         for (let index = 0; index < calls.length; index++) {
-          const { args, result } = await scope.race(running[index] as Promise<AnsweredCall>)
-          const call = (calls[index] as PreparedCall).call
+          const result = await scope.race(running[index] as Promise<ToolResult>)
+          const prepared = calls[index] as PreparedCall
+          const call = prepared.call
           answered.push({ call, result })
           const record: ToolCallRecord = {
             id: call.id,
             name: call.name,
-            args,
+            args: recordedArgs(prepared),
             output: result.output,
             isError: result.isError,
           }
@@ -156,10 +157,10 @@ export async function* runLoop<Message>(
 
 /** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */
 function joinSystem(system: string | undefined, skillsPrompt: string | undefined): string | undefined {
-  const parts = [system, skillsPrompt].filter(
-    (part): part is string => typeof part === 'string' && part !== '',
-  )
-  return parts.length === 0 ? undefined : parts.join('\n\n')
+  const hasSystem = typeof system === 'string' && system !== ''
+  const hasSkills = typeof skillsPrompt === 'string' && skillsPrompt !== ''
+  if (hasSystem && hasSkills) return `${system}\n\n${skillsPrompt}`
+  return hasSystem ? system : hasSkills ? skillsPrompt : undefined
 }
 
 async function generateTurn<Message>(
@@ -246,11 +247,15 @@ interface PreparedCall {
   args: unknown
   /** Why the arguments cannot be used, when they cannot. */
   problem: string | undefined
+  /** The arguments the tool ran with, when a `beforeTool` hook replaced them. */
+  replacedArgs?: Record<string, unknown>
 }
 
-interface AnsweredCall {
-  args: unknown
-  result: ToolResult
+/** The arguments a call's record shows: the raw text when they were not JSON, else what the tool got. */
+function recordedArgs(prepared: PreparedCall): unknown {
+  const { args } = prepared
+  if (prepared.problem !== undefined || typeof args === 'string') return args
+  return prepared.replacedArgs ?? (typeof args === 'object' && args !== null ? args : {})
 }
 
 function prepareCall(call: ModelToolCall, toolkit: Toolkit | undefined): PreparedCall {
@@ -289,13 +294,18 @@ function argumentsProblem(
   return `Invalid arguments for tool "${name}": ${why}. Received: ${quoted}. Send the arguments as one JSON object matching the tool's schema.`
 }
 
+/**
+ * Answers one call. Without tool hooks the promise never rejects (`executeTool` turns every failure into an
+ * error result); with them a hook that throws rejects it, and it is marked handled, because the loop may
+ * stop awaiting first.
+ */
 function answerCall<Message>(
   prepared: PreparedCall,
   context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
-): Promise<AnsweredCall> {
+): Promise<ToolResult> {
   const { toolkit, hooks, scope } = context
   const { call, problem } = prepared
-  if (problem !== undefined) return Promise.resolve({ args: prepared.args, result: errorResult(problem) })
+  if (problem !== undefined) return Promise.resolve(errorResult(problem))
   const args =
     typeof prepared.args === 'object' && prepared.args !== null
       ? (prepared.args as Record<string, unknown>)
@@ -303,29 +313,26 @@ function answerCall<Message>(
   if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
     // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
     // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
-    return executeTool({
-      toolkit,
-      name: call.name,
-      args,
-      signal: scope.outsideSignal,
-      toolCallId: call.id,
-    }).then((result) => ({ args: typeof prepared.args === 'string' ? prepared.args : args, result }))
+    return executeTool({ toolkit, name: call.name, args, signal: scope.outsideSignal, toolCallId: call.id })
   }
-  return answerCallWithHooks(prepared, args, context)
+  return settleQuietly(answerCallWithHooks(prepared, args, context))
 }
 
 async function answerCallWithHooks<Message>(
   prepared: PreparedCall,
   given: Record<string, unknown>,
   context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
-): Promise<AnsweredCall> {
+): Promise<ToolResult> {
   const { toolkit, hooks, scope } = context
   const { call } = prepared
   let args = given
   let result: ToolResult | undefined
   if (hooks.beforeTool !== undefined) {
     const change = await hooks.beforeTool({ toolCallId: call.id, name: call.name, args })
-    if (change?.args !== undefined) args = change.args
+    if (change?.args !== undefined) {
+      args = change.args
+      prepared.replacedArgs = args
+    }
     if (change?.result !== undefined) result = change.result
   }
   result ??= await executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id })
@@ -333,7 +340,7 @@ async function answerCallWithHooks<Message>(
     const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
     if (change?.result !== undefined) result = change.result
   }
-  return { args: typeof prepared.args === 'string' ? prepared.args : args, result }
+  return result
 }
 
 function executeTool(options: {
@@ -358,13 +365,16 @@ function executeTool(options: {
   }
 }
 
-/** Starts `run` for every item with at most `limit` running at once; the promises keep item order. */
+/**
+ * Starts `run` for every item with at most `limit` running at once; the promises keep item order. `run`'s
+ * promises must be marked handled already; the ones made here for waiting items are.
+ */
 function runBounded<Item, Value>(
   items: readonly Item[],
   limit: number,
   run: (item: Item) => Promise<Value>,
 ): Promise<Value>[] {
-  if (items.length <= limit) return items.map((item) => settleQuietly(run(item)))
+  if (items.length <= limit) return items.map(run)
   let active = 0
   const waiting: Array<() => void> = []
   const release = (): void => {

@@ -7,7 +7,7 @@ import { type HttpToolSpec, httpTool } from '../http/http-tool.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
 import { coerceScalarStrings } from '../tool/coerce-args.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
-import { errorResult } from '../tool/tool-result.js'
+import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import { validatingTool } from '../tool/validating-tool.js'
@@ -152,20 +152,26 @@ class DefaultToolkit implements Toolkit {
     return this.#byName.get(name)
   }
 
-  async execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-    const tool = this.#byName.get(name)
-    if (tool === undefined) {
-      const available = this.#list.map((each) => each.name).join(', ') || '(none)'
-      return errorResult(`Unknown tool "${name}". Available tools: ${available}`)
+  // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
+  execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    try {
+      const tool = this.#byName.get(name)
+      if (tool === undefined) {
+        const available = this.#list.map((each) => each.name).join(', ') || '(none)'
+        return Promise.resolve(errorResult(`Unknown tool "${name}". Available tools: ${available}`))
+      }
+      const problem = validateArgs(tool.inputSchema, args)
+      if (problem === undefined) return runTool(tool, args, context, this.#parts.limits)
+      // A number or boolean sent as text (Gemini's string enums) still fits once read as what it says.
+      const coerced = coerceScalarStrings(tool.inputSchema, args) as Record<string, unknown>
+      if (coerced !== args && validateArgs(tool.inputSchema, coerced) === undefined) {
+        return runTool(tool, coerced, context, this.#parts.limits)
+      }
+      return Promise.resolve(errorResult(`Invalid arguments for tool "${name}": ${problem}`))
+    } catch (error) {
+      // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
+      return Promise.resolve(errorResult(`Tool "${name}" failed: ${errorMessage(error)}`))
     }
-    const problem = validateArgs(tool.inputSchema, args)
-    if (problem === undefined) return runTool(tool, args, context, this.#parts.limits)
-    // A number or boolean sent as text (Gemini's string enums) still fits once read as what it says.
-    const coerced = coerceScalarStrings(tool.inputSchema, args) as Record<string, unknown>
-    if (coerced !== args && validateArgs(tool.inputSchema, coerced) === undefined) {
-      return runTool(tool, coerced, context, this.#parts.limits)
-    }
-    return errorResult(`Invalid arguments for tool "${name}": ${problem}`)
   }
 
   register(...tools: Tool[]): void {

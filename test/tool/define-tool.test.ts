@@ -114,6 +114,16 @@ describe('defineTool: what execute may return', () => {
       },
       output: 'Tool "t" failed: plain text',
     },
+    {
+      label: 'a value that can be neither JSON nor text, returned at once',
+      execute: () => unprintable(),
+      output: 'Tool "t" failed: Cannot convert object to primitive value',
+    },
+    {
+      label: 'the same value, resolved later',
+      execute: () => Promise.resolve(unprintable()),
+      output: 'Tool "t" failed: Cannot convert object to primitive value',
+    },
   ])('$label', async ({ execute, output }) => {
     const tool = defineTool({ name: 't', description: '', execute })
     await expect(tool.execute({})).resolves.toStrictEqual({ output, isError: true })
@@ -237,3 +247,15 @@ describe('defineTool: what cannot be represented fails at definition, saying wha
     }
   })
 })
+
+/** An object JSON.stringify and String both throw on: a throwing getter, and no prototype to print with. */
+function unprintable(): object {
+  return Object.create(null, {
+    value: {
+      enumerable: true,
+      get() {
+        throw new Error('unreadable')
+      },
+    },
+  })
+}

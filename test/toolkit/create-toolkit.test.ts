@@ -79,6 +79,29 @@ describe('createToolkit: tools, get, execute', () => {
     expect(await tk.execute('strict', { count: 2 })).toStrictEqual({ output: 'ran', isError: false })
   })
 
+  it('arguments the check cannot even read are answered, not thrown or rejected', async () => {
+    const tk = await createToolkit({
+      tools: [
+        defineTool({
+          name: 'echo',
+          description: '',
+          inputSchema: { type: 'object', properties: { count: { type: 'integer' } } },
+          execute: () => 'ran',
+        }),
+      ],
+    })
+    const unreadable = Object.defineProperty({}, 'count', {
+      enumerable: true,
+      get() {
+        throw new Error('no access')
+      },
+    })
+    expect(await tk.execute('echo', unreadable)).toStrictEqual({
+      output: 'Tool "echo" failed: no access',
+      isError: true,
+    })
+  })
+
   it('duplicates: the first wins, and a warning names both sources', async () => {
     const { lines, logger } = recordingLogger()
     const second = customTool('ping', async () => ({ output: 'second', isError: false }), 'http')

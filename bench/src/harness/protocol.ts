@@ -4,7 +4,11 @@ import type { ToolVariant } from '../impls/types.js'
 
 /** What a worker is told on its command line. */
 export interface WorkerConfig {
-  implementation: string
+  /**
+   * The implementations this process hosts, by id: usually one. The target ratios put toolnexus and the
+   * row it is compared with in one process (an id may repeat: two instances), so both share its luck.
+   */
+  implementations: string[]
   variant: ToolVariant
   openaiBaseUrl: string
   geminiBaseUrl: string
@@ -12,7 +16,9 @@ export interface WorkerConfig {
 }
 
 export type WorkerCommand =
-  | { type: 'batch'; count: number }
+  /** `count` runs of the implementation at `slot` (an index into `implementations`, default 0). */
+  | { type: 'batch'; count: number; slot?: number }
+  /** `count` concurrent runs of the first implementation. */
   | { type: 'concurrent'; count: number }
   | { type: 'memory' }
   | { type: 'close' }

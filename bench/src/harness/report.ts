@@ -21,8 +21,9 @@ export interface SpecResult {
   /** Each round's client CPU time per run (this process, all threads), in ms. */
   cpuRounds: number[]
   /**
-   * toolnexus rows only: the paired rounds against each row it is compared with, by that row's key. In
-   * each, the two processes ran one batch apiece, back to back.
+   * The paired rounds against each row this one is compared with, by that row's key: toolnexus rows
+   * against the floors and generateText, a floor against a second copy of itself (under its own key). In
+   * each round the two, hosted in one process, ran one batch apiece, back to back.
    */
   paired: Record<string, PairedRound[]>
   concurrency: number
@@ -39,7 +40,7 @@ export interface Batch {
   cpuMsPerRun: number
 }
 
-/** One paired round: this row's batch and the other row's, measured back to back. */
+/** One paired round: this row's batch and the other row's, measured back to back in one process. */
 export interface PairedRound {
   self: Batch
   other: Batch
@@ -169,6 +170,14 @@ function ratioOf(
   return perRound(a, b, metric, source, (x, y) => x / y)
 }
 
+/** A row against a second copy of itself in the paired rounds: what the method reads when nothing differs. */
+function controlOf(spec: SpecResult | undefined, metric: Metric = wall): number | undefined {
+  const rounds = spec?.paired[spec.key] ?? []
+  return rounds.length === 0
+    ? undefined
+    : median(rounds.map((round) => metric(round.self) / metric(round.other)))
+}
+
 function differenceOf(
   a: SpecResult | undefined,
   b: SpecResult | undefined,
@@ -203,7 +212,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     `- Peers: ${PEER_PACKAGES.map((name) => `${name} ${versionOf(join(input.benchDir, 'node_modules', name))}`).join(', ')}`,
   )
   lines.push(
-    `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time: each batch starts after a pause of seconds while the other rows ran, so the per-request table includes refilling the CPU caches after that pause. The ratios of toolnexus to the floors and to generateText (the targets) come from pairs of fresh processes instead, one pair at a time, ${input.params.pairedSets} pairs per comparison: the two warm up taking turns of 100 runs (${input.params.pairWarmup} runs each), then take turns at ${input.params.pairedRounds} rounds of ${input.params.batch} runs, the order alternating, so that both are equally warm and see the machine in the same state; the rounds of all pairs are pooled. Ratios are medians of per-round ratios of batch medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
+    `- Method: every row runs in its own process against one scripted endpoint in another process (keep-alive, JSON): one question → two parallel tool calls → the answer (2 model round trips, 2 tool executions; each answer checked). ${input.params.warmup} warm-up runs discarded, then ${input.params.rounds} interleaved rounds of ${input.params.batch} runs in a shuffled order, one process at a time: each batch starts after a pause of seconds while the other rows ran, so the per-request table includes refilling the CPU caches after that pause. The ratios of toolnexus to the floors and to generateText (the targets) come from shared fresh processes instead, one at a time, ${input.params.pairedSets} per comparison: each hosts both implementations (each with its own model client, tools and MCP server), which warm up taking turns of 100 runs (${input.params.pairWarmup} runs each), then take turns at ${input.params.pairedRounds} rounds of ${input.params.batch} runs, the order alternating, so that both are equally warm, see the machine in the same state and share the process's luck (a fresh process of one row may settle tens of percent faster or slower than the next); the rounds of all processes are pooled. Each floor is paired with a second copy of itself the same way, to show the method's own error. Ratios are medians of per-round ratios of batch medians. Cold init = the implementation's setup (model client, tools, toolkit incl. MCP connect), median of ${input.params.coldSamples} fresh processes; import = loading its modules. Peak RSS = the process's max RSS after the sequential runs (and after ${input.specs[0]?.concurrency ?? 100} concurrent runs).`,
   )
   lines.push(
     `- Machine load (1-minute load average; other work shared these ${cpu.length} cores): ${input.load.start.toFixed(1)} at the start, ${input.load.end.toFixed(1)} at the end. Wall times move with it; the client CPU time per run moves far less, so both are shown.`,
@@ -294,7 +303,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   lines.push('## toolnexus against each (median of per-round ratios; below 1.00× = toolnexus is faster)')
   lines.push('')
   lines.push(
-    'Against the floors and generateText: the pairs of fresh processes (see Method). Against Mastra and LangChain: the shuffled rounds.',
+    'Against the floors and generateText: the shared processes (see Method). Against Mastra and LangChain: the shuffled rounds.',
   )
   lines.push('')
   for (const [id, protocol] of [
@@ -407,6 +416,18 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   }
   lines.push(table(['Issue', 'What', 'Target', 'Measured (wall; CPU beside)', 'Verdict (wall)'], targetRows))
   lines.push('')
+  const controls = specs.flatMap((spec) => {
+    const value = controlOf(spec)
+    return value === undefined
+      ? []
+      : [`${spec.info.label}, ${spec.variant}: ${ratio(value)} (CPU ${ratio(controlOf(spec, cpuTime))})`]
+  })
+  if (controls.length > 0) {
+    lines.push(
+      `The method's own error — each floor against a second copy of itself, measured like the targets: ${controls.join('; ')}.`,
+    )
+    lines.push('')
+  }
   // generateText runs over the same doGenerate: toolnexus can only undercut it by what generateText adds.
   const bounds = (['native', 'mcp'] as const).flatMap((variant) => {
     const over = ratioOf(

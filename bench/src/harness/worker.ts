@@ -1,5 +1,6 @@
 // One implementation in one process: its import time, init time, memory and request timings are its own.
-// The coordinator drives it over IPC; only one worker runs at a time, so workers never share the CPU.
+// The coordinator drives it over IPC; only one worker runs at a time, so workers never share the CPU. For
+// the target ratios a worker hosts two implementations, which then take turns in the one process.
 
 import { performance } from 'node:perf_hooks'
 import type { BenchInstance, CreateImplementation } from '../impls/types.js'
@@ -16,9 +17,12 @@ function describe(error: unknown): string {
   return `${error.name}: ${error.message}${cause}`
 }
 
-async function handle(instance: BenchInstance, command: WorkerCommand): Promise<WorkerReply> {
+async function handle(instances: BenchInstance[], command: WorkerCommand): Promise<WorkerReply> {
+  const first = instances[0]!
   switch (command.type) {
     case 'batch': {
+      const instance = instances[command.slot ?? 0]
+      if (instance === undefined) throw new Error(`no implementation at slot ${command.slot}`)
       const durations: number[] = []
       // CPU time of this process (all threads, GC included): the client's own work, which other processes
       // on a busy machine disturb far less than they disturb wall time.
@@ -29,7 +33,7 @@ async function handle(instance: BenchInstance, command: WorkerCommand): Promise<
     }
     case 'concurrent': {
       const start = performance.now()
-      await Promise.all(Array.from({ length: command.count }, () => timedRun(instance)))
+      await Promise.all(Array.from({ length: command.count }, () => timedRun(first)))
       return { type: 'concurrent', wallMs: performance.now() - start }
     }
     case 'memory':
@@ -40,7 +44,7 @@ async function handle(instance: BenchInstance, command: WorkerCommand): Promise<
       }
     case 'close': {
       const start = performance.now()
-      await instance.close()
+      for (const instance of instances) await instance.close()
       return {
         type: 'closed',
         closeMs: performance.now() - start,
@@ -58,23 +62,30 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig
   let phase = 'import'
   try {
-    const importStart = performance.now()
-    const module = (await import(`../impls/${config.implementation}.js`)) as { create: CreateImplementation }
-    const importMs = performance.now() - importStart
-    phase = 'init'
-    const initStart = performance.now()
-    const instance = await module.create({
-      variant: config.variant,
-      openaiBaseUrl: config.openaiBaseUrl,
-      geminiBaseUrl: config.geminiBaseUrl,
-      mcpServer: config.mcpServer,
-    })
-    const initMs = performance.now() - initStart
-    phase = 'first run'
-    const firstRunMs = await timedRun(instance)
-    reply({ type: 'ready', importMs, initMs, firstRunMs, rssBytes: process.memoryUsage().rss })
+    // Import, init and first run are timed for the first implementation, the row this process stands for.
+    const timings: Array<{ importMs: number; initMs: number; firstRunMs: number }> = []
+    const instances: BenchInstance[] = []
+    for (const id of config.implementations) {
+      phase = 'import'
+      const importStart = performance.now()
+      const module = (await import(`../impls/${id}.js`)) as { create: CreateImplementation }
+      const importMs = performance.now() - importStart
+      phase = 'init'
+      const initStart = performance.now()
+      const instance = await module.create({
+        variant: config.variant,
+        openaiBaseUrl: config.openaiBaseUrl,
+        geminiBaseUrl: config.geminiBaseUrl,
+        mcpServer: config.mcpServer,
+      })
+      const initMs = performance.now() - initStart
+      instances.push(instance)
+      phase = 'first run'
+      timings.push({ importMs, initMs, firstRunMs: await timedRun(instance) })
+    }
+    reply({ type: 'ready', ...timings[0]!, rssBytes: process.memoryUsage().rss })
     process.on('message', (command: WorkerCommand) => {
-      handle(instance, command).then(
+      handle(instances, command).then(
         (message) => {
           reply(message)
           if (message.type === 'closed') process.disconnect()
