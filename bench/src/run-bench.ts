@@ -252,6 +252,7 @@ async function main(): Promise<void> {
     worker: Worker,
     self: SpecResult,
     other: SpecResult,
+    processIndex: number,
   ): Promise<PairedRound[]> => {
     const turn = (selfTurn: boolean, count: number): Promise<Batch | undefined> =>
       selfTurn ? batchOn(worker, self, count, 0) : batchOn(worker, other, count, 1)
@@ -264,7 +265,11 @@ async function main(): Promise<void> {
       const first = await turn(selfFirst, params.batch)
       const second = await turn(!selfFirst, params.batch)
       if (first === undefined || second === undefined) break
-      rounds.push(selfFirst ? { self: first, other: second } : { self: second, other: first })
+      rounds.push(
+        selfFirst
+          ? { process: processIndex, self: first, other: second }
+          : { process: processIndex, self: second, other: first },
+      )
     }
     return rounds
   }
@@ -344,7 +349,7 @@ async function main(): Promise<void> {
     for (let set = 0; set < params.pairedSets; set++) {
       const worker = await startReady(self, false, other)
       if (worker === undefined) continue
-      rounds.push(...(await pairedRounds(worker, self, other)))
+      rounds.push(...(await pairedRounds(worker, self, other, set)))
       await worker.request({ type: 'close' }, 30_000).catch(() => undefined)
       await worker.stop(5_000)
     }

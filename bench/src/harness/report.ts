@@ -42,6 +42,8 @@ export interface Batch {
 
 /** One paired round: this row's batch and the other row's, measured back to back in one process. */
 export interface PairedRound {
+  /** Which of the comparison's fresh processes ran it (0, 1, …). */
+  process: number
   self: Batch
   other: Batch
 }
@@ -176,6 +178,18 @@ function controlOf(spec: SpecResult | undefined, metric: Metric = wall): number 
   return rounds.length === 0
     ? undefined
     : median(rounds.map((round) => metric(round.self) / metric(round.other)))
+}
+
+/** The wall ratio of each shared process behind a paired figure, in the order they ran: its spread. */
+function perProcess(a: SpecResult | undefined, b: SpecResult | undefined): string {
+  const rounds = a === undefined || b === undefined ? [] : (a.paired[b.key] ?? [])
+  const processes = [...new Set(rounds.map((round) => round.process))]
+  return processes
+    .map((index) => {
+      const own = rounds.filter((round) => round.process === index)
+      return ratio(median(own.map((round) => wall(round.self) / wall(round.other))))
+    })
+    .join(', ')
 }
 
 function differenceOf(
@@ -365,7 +379,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
         `${issue}, ${variant}`,
         what,
         `≤ ${limit.toFixed(2)}×`,
-        `${ratio(value)} (CPU ${ratio(ratioOf(...pair, cpuTime))})`,
+        `${ratio(value)} (CPU ${ratio(ratioOf(...pair, cpuTime))}; processes ${perProcess(...pair) || '—'})`,
         verdict(value, limit),
       ]
     }
@@ -414,13 +428,20 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
           : 'MISSED',
     ])
   }
-  lines.push(table(['Issue', 'What', 'Target', 'Measured (wall; CPU beside)', 'Verdict (wall)'], targetRows))
+  lines.push(
+    table(
+      ['Issue', 'What', 'Target', 'Measured (wall; CPU and each shared process beside)', 'Verdict (wall)'],
+      targetRows,
+    ),
+  )
   lines.push('')
   const controls = specs.flatMap((spec) => {
     const value = controlOf(spec)
     return value === undefined
       ? []
-      : [`${spec.info.label}, ${spec.variant}: ${ratio(value)} (CPU ${ratio(controlOf(spec, cpuTime))})`]
+      : [
+          `${spec.info.label}, ${spec.variant}: ${ratio(value)} (CPU ${ratio(controlOf(spec, cpuTime))}; processes ${perProcess(spec, spec)})`,
+        ]
   })
   if (controls.length > 0) {
     lines.push(
