@@ -72,7 +72,7 @@ function parseFlags(argv: string[]): Flags {
 }
 
 const flags = parseFlags(process.argv.slice(2))
-// Full: about 12 minutes on this 2-core machine (long warm-ups, then the pairs of fresh processes). Quick: a
+// Full: about 13–15 minutes on this 2-core machine (long warm-ups, then the shared processes). Quick: a
 // smoke run.
 const params = flags.quick
   ? {
