@@ -16,7 +16,8 @@ export function errorMessage(error: unknown): string {
 
 /**
  * Text for any value: a string as it is, anything else as JSON (`undefined` as an empty string), and a
- * value JSON cannot hold (a cycle, a BigInt) as its `String()`.
+ * value JSON cannot hold (a cycle, a BigInt) as its `String()`. Never throws: a value that cannot be
+ * turned into text at all (no prototype, a `toString` that throws) is `[unprintable object]`.
  */
 export function toJsonText(value: unknown): string {
   if (typeof value === 'string') return value
@@ -24,7 +25,11 @@ export function toJsonText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value)
   } catch {
-    return String(value)
+    try {
+      return String(value)
+    } catch {
+      return `[unprintable ${typeof value}]`
+    }
   }
 }
 

@@ -89,6 +89,16 @@ describe('defineTool: what execute may return', () => {
       value: Promise.resolve('later'),
       expected: { output: 'later', isError: false },
     },
+    {
+      label: 'a value that can be neither JSON nor text is named by its kind',
+      value: unprintable(),
+      expected: { output: '[unprintable object]', isError: false },
+    },
+    {
+      label: 'the same value, resolved later',
+      value: Promise.resolve(unprintable()),
+      expected: { output: '[unprintable object]', isError: false },
+    },
   ])('$label', async ({ value, expected }) => {
     const tool = defineTool({ name: 't', description: '', execute: () => value })
     expect(await tool.execute({})).toStrictEqual(expected)
@@ -115,14 +125,11 @@ describe('defineTool: what execute may return', () => {
       output: 'Tool "t" failed: plain text',
     },
     {
-      label: 'a value that can be neither JSON nor text, returned at once',
-      execute: () => unprintable(),
-      output: 'Tool "t" failed: Cannot convert object to primitive value',
-    },
-    {
-      label: 'the same value, resolved later',
-      execute: () => Promise.resolve(unprintable()),
-      output: 'Tool "t" failed: Cannot convert object to primitive value',
+      label: 'a thrown value that can be neither JSON nor text is named by its kind',
+      execute: () => {
+        throw unprintable()
+      },
+      output: 'Tool "t" failed: [unprintable object]',
     },
   ])('$label', async ({ execute, output }) => {
     const tool = defineTool({ name: 't', description: '', execute })
