@@ -1,7 +1,7 @@
 import { asSchema, type ToolSet } from 'ai'
 import { sanitizeToolName } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
-import { errorMessage, errorResult, toJsonText } from '../tool/tool-result.js'
+import { errorMessage, errorResult, toJsonText, toolFailed } from '../tool/tool-result.js'
 import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { consoleLogger, type Logger } from '../toolkit/logger.js'
 import { ToolResultError } from './convert-to-ai-sdk-tools.js'
@@ -133,7 +133,7 @@ async function convertTool(key: string, candidate: unknown, logger: Logger): Pro
       } catch (error) {
         // A toolnexus tool seen through `toAISDK` already failed with a finished message: keep it as it is.
         if (ToolResultError.isInstance(error)) return errorResult(error.message, error.metadata)
-        return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+        return toolFailed(name, error)
       }
     },
   }

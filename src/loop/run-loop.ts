@@ -1,6 +1,6 @@
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
-import { errorMessage, errorResult } from '../tool/tool-result.js'
+import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './normalize-model-result.js'
@@ -355,7 +355,7 @@ function executeTool(options: {
     return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
   }
   // A custom Toolkit may break the never-throws rule; the model still gets an answer.
-  const failed = (error: unknown): ToolResult => errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+  const failed = (error: unknown): ToolResult => toolFailed(name, error)
   try {
     const context: ToolContext = { toolCallId }
     if (signal !== undefined) context.signal = signal

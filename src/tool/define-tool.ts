@@ -2,7 +2,7 @@ import { ToolDefinitionError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
-import { errorMessage, errorResult, toToolResult } from './tool-result.js'
+import { toolFailed, toToolResult } from './tool-result.js'
 import type { Tool, ToolContext } from './types.js'
 import { validatingTool } from './validating-tool.js'
 
@@ -48,6 +48,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   if (typeof execute !== 'function') {
     throw new ToolDefinitionError(`Tool "${name}": execute must be a function.`)
   }
+  const failed = (error: unknown) => toolFailed(name, error)
   return validatingTool({
     name,
     description: typeof description === 'string' ? description : '',
@@ -55,11 +56,10 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     source: 'native',
     // Not `async`: most tools answer synchronously, and an async frame per call is what a bare loop saves.
     run(args, context) {
-      const failed = (error: unknown) => errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
       try {
         const value = execute(args as Args, context)
         if (!isPromiseLike(value)) return Promise.resolve(toToolResult(value))
-        return Promise.resolve(value).then(toToolResult).then(undefined, failed)
+        return Promise.resolve(value).then(toToolResult, failed)
       } catch (error) {
         return Promise.resolve(failed(error))
       }

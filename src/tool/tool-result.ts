@@ -7,6 +7,16 @@ export function errorResult(message: string, metadata?: Record<string, unknown>)
     : { output: message, isError: true, metadata }
 }
 
+/**
+ * The answer for a tool that threw or rejected: an error result naming the tool and what it threw.
+ *
+ * @example
+ * toolFailed('get_weather', new Error('disk full')) // { output: 'Tool "get_weather" failed: disk full', isError: true }
+ */
+export function toolFailed(name: string, error: unknown): ToolResult {
+  return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
+}
+
 /** The message of anything thrown, without a stack. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name

@@ -7,7 +7,7 @@ import { type HttpToolSpec, httpTool } from '../http/http-tool.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
 import { coerceScalarStrings } from '../tool/coerce-args.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
-import { errorMessage, errorResult } from '../tool/tool-result.js'
+import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import { validatingTool } from '../tool/validating-tool.js'
@@ -170,7 +170,7 @@ class DefaultToolkit implements Toolkit {
       return Promise.resolve(errorResult(`Invalid arguments for tool "${name}": ${problem}`))
     } catch (error) {
       // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
-      return Promise.resolve(errorResult(`Tool "${name}" failed: ${errorMessage(error)}`))
+      return Promise.resolve(toolFailed(name, error))
     }
   }
 

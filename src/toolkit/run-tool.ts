@@ -1,4 +1,4 @@
-import { errorMessage, errorResult } from '../tool/tool-result.js'
+import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 
@@ -50,8 +50,7 @@ export function runTool(
           }, timeoutMs)
         : undefined
     outer?.addEventListener('abort', onAbort, { once: true })
-    const failed = (error: unknown): void =>
-      settle(errorResult(`Tool "${tool.name}" failed: ${errorMessage(error)}`))
+    const failed = (error: unknown): void => settle(toolFailed(tool.name, error))
     let running: Promise<ToolResult> | ToolResult
     try {
       running = runnerForCheckedArgs(tool)(
