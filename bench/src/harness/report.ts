@@ -172,12 +172,15 @@ function ratioOf(
   return perRound(a, b, metric, source, (x, y) => x / y)
 }
 
+/** The median over paired rounds of this row's value divided by the other row's. */
+function pairedRatio(rounds: readonly PairedRound[], metric: Metric): number {
+  return median(rounds.map((round) => metric(round.self) / metric(round.other)))
+}
+
 /** A row against a second copy of itself in the paired rounds: what the method reads when nothing differs. */
 function controlOf(spec: SpecResult | undefined, metric: Metric = wall): number | undefined {
   const rounds = spec?.paired[spec.key] ?? []
-  return rounds.length === 0
-    ? undefined
-    : median(rounds.map((round) => metric(round.self) / metric(round.other)))
+  return rounds.length === 0 ? undefined : pairedRatio(rounds, metric)
 }
 
 /** The wall ratio of each shared process behind a paired figure, in the order they ran: its spread. */
@@ -185,10 +188,14 @@ function perProcess(a: SpecResult | undefined, b: SpecResult | undefined): strin
   const rounds = a === undefined || b === undefined ? [] : (a.paired[b.key] ?? [])
   const processes = [...new Set(rounds.map((round) => round.process))]
   return processes
-    .map((index) => {
-      const own = rounds.filter((round) => round.process === index)
-      return ratio(median(own.map((round) => wall(round.self) / wall(round.other))))
-    })
+    .map((index) =>
+      ratio(
+        pairedRatio(
+          rounds.filter((round) => round.process === index),
+          wall,
+        ),
+      ),
+    )
     .join(', ')
 }
 
