@@ -13,12 +13,6 @@ export {
 } from './adapters/convert-to-gemini-tools.js'
 // Adapters
 export { type OpenAITool, toOpenAI } from './adapters/convert-to-openai-tools.js'
-// Errors
-export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, ToolnexusError } from './errors.js'
-// @google/genai: declaring the tools and answering a response's function calls in your own loop
-export { toGenAITools } from './genai/convert-to-genai-tools.js'
-export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
-export { type HttpMethod, type HttpToolSpec, httpTool } from './http/http-tool.js'
 // The loop
 export {
   type AISDKClientOptions,
@@ -29,13 +23,18 @@ export {
   type GenAIClient,
   type GenAIClientOptions,
   type GenAIMessage,
-} from './loop/create-client.js'
-export { InMemoryConversationStore } from './loop/in-memory-conversation-store.js'
+} from './client/create-client.js'
+// Errors
+export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, ToolnexusError } from './errors.js'
+// @google/genai: declaring the tools and answering a response's function calls in your own loop
+export { toGenAITools } from './genai/convert-to-genai-tools.js'
+export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
+export { httpTool } from './http/http-tool.js'
+export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
 export type {
   Awaitable,
-  ConversationStore,
   Hooks,
   RunEvent,
   RunOptions,
@@ -44,6 +43,10 @@ export type {
   Usage,
 } from './loop/types.js'
 export type { McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
+export type { McpServerInfo, McpServerStatus } from './mcp/mcp-source.js'
+export type { Logger } from './shared/logger.js'
+export type { ConversationStore } from './stores/conversation-store.js'
+export { InMemoryConversationStore } from './stores/in-memory-conversation-store.js'
 export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
 export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'
@@ -51,6 +54,4 @@ export type { InputSchema } from './tool/to-json-schema.js'
 export type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from './tool/types.js'
 // Toolkit and sources
 export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
-export type { Logger } from './toolkit/logger.js'
-export type { McpServerInfo, McpServerStatus } from './toolkit/sources.js'
 export { VERSION } from './version.js'

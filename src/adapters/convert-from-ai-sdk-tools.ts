@@ -1,9 +1,9 @@
 import { asSchema, type ToolSet } from 'ai'
+import { consoleLogger, type Logger } from '../shared/logger.js'
 import { sanitizeToolName } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult, toJsonText, toolFailed } from '../tool/tool-result.js'
 import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js'
-import { consoleLogger, type Logger } from '../toolkit/logger.js'
 import { ToolResultError } from './convert-to-ai-sdk-tools.js'
 
 /**

@@ -1,5 +1,5 @@
 import { toJsonText } from '../tool/tool-result.js'
-import { type HttpToolPlan, METHODS_WITH_BODY, URL_PLACEHOLDER_PATTERN } from './validate-http-tool-spec.js'
+import { type HttpToolPlan, METHODS_WITH_BODY, URL_PLACEHOLDER_PATTERN } from './plan-http-tool.js'
 
 /** The request a call makes, or what in the arguments stops it. */
 export type BuiltHttpRequest =

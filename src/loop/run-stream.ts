@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js'
-import { toUIMessageStreamResponse, type UIMessageStreamResponseInit } from './to-ui-message-stream.js'
+import { toUIMessageStreamResponse, type UIMessageStreamResponseInit } from '../ui/to-ui-message-stream.js'
 import type { RunEvent, RunResult } from './types.js'
 
 /**

@@ -80,12 +80,6 @@ export interface Hooks<Message> {
   }): Awaitable<{ result?: ToolResult } | undefined | void>
 }
 
-/** Where `client.ask` keeps conversations by id. */
-export interface ConversationStore<Message> {
-  get(id: string): Awaitable<Message[] | undefined>
-  save(id: string, messages: Message[]): Awaitable<void>
-}
-
 /** What every `run`, `stream` and `ask` takes besides the prompt. */
 export interface RunOptions<Message> {
   /** The tools the model may call. Omitted: the model is called without tools. */

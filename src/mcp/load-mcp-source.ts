@@ -1,11 +1,11 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
-import type { Logger } from '../toolkit/logger.js'
-import type { McpServerInfo, McpSource } from '../toolkit/sources.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
+import type { McpServerInfo, McpSource } from './mcp-source.js'
 import { type McpServerPlan, readMcpConfig, type ToolFilter } from './parse-mcp-config.js'
 
 /** What a server of the config amounts to once loading is over. */

@@ -13,9 +13,9 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { createSecretScrubber, type SecretScrubber } from '../shared/scrub-secrets.js'
+import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
-import { signalBeyondDeadline } from '../toolkit/run-tool.js'
 import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'

@@ -1,11 +1,11 @@
 // The drop-in `POST` for a Next.js App Router route that `useChat` talks to. Web APIs and `ai` only: the
 // same handler runs on the Node and the edge runtime.
 import { convertToModelMessages, type ModelMessage, type UIMessage, validateUIMessages } from 'ai'
-import { toUIMessageStreamResponse } from '../loop/to-ui-message-stream.js'
 import type { RunEvent, RunOptions } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
 
 /**
  * What the handler needs of a client: `createClient({ model })` over an AI SDK model is one.

@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
+import type { Logger } from '../shared/logger.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { Logger } from '../toolkit/logger.js'
 
 /** The file every skill folder holds. */
 export const SKILL_FILE_NAME = 'SKILL.md'

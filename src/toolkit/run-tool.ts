@@ -1,3 +1,4 @@
+import { CallContext, LazyAbortController } from '../tool/call-context.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
@@ -76,75 +77,5 @@ function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
     ...result,
     output: `${result.output.slice(0, maxOutputChars)}\n…[output truncated: ${dropped} more characters]`,
     metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
-  }
-}
-
-/**
- * The context a tool gets: the call's id, its deadline, and a signal of its own that aborts on the
- * caller's abort or at the deadline. A class with the signal as a getter, because an object literal with
- * a getter costs a microsecond or more to make in V8, on a path run for every tool call.
- */
-class CallContext implements ToolContext {
-  readonly toolCallId?: string
-  readonly timeoutMs: number
-  readonly #controller: LazyAbortController
-  /** Whether the caller gave a signal, so that more than the deadline can abort the call. */
-  readonly #callerCanAbort: boolean
-
-  constructor(
-    toolCallId: string | undefined,
-    timeoutMs: number,
-    controller: LazyAbortController,
-    callerCanAbort: boolean,
-  ) {
-    if (toolCallId !== undefined) this.toolCallId = toolCallId
-    this.timeoutMs = timeoutMs
-    this.#controller = controller
-    this.#callerCanAbort = callerCanAbort
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal
-  }
-
-  get signalBeyondDeadline(): AbortSignal | undefined {
-    return this.#callerCanAbort ? this.signal : undefined
-  }
-}
-
-/**
- * The signal to hand to a client that enforces the call's `timeoutMs` on its own (the MCP SDK does): the
- * call's signal when the caller can abort the call, else `undefined`, because then only the deadline could
- * abort it — which spares an AbortController per call. For a context not made by `runTool`, its `signal`.
- *
- * @example
- * await client.callTool(params, schema, { timeout: context.timeoutMs, signal: signalBeyondDeadline(context) })
- */
-export function signalBeyondDeadline(context: ToolContext): AbortSignal | undefined {
-  return context instanceof CallContext ? context.signalBeyondDeadline : context.signal
-}
-
-/**
- * An `AbortController` made only when its signal is first read. Node makes a controller in microseconds,
- * which adds up on a path run for every tool call, and most tools never read their signal.
- */
-class LazyAbortController {
-  #controller: AbortController | undefined
-  #aborted = false
-  #reason: unknown
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController()
-      if (this.#aborted) this.#controller.abort(this.#reason)
-    }
-    return this.#controller.signal
-  }
-
-  abort(reason: unknown): void {
-    if (this.#aborted) return
-    this.#aborted = true
-    this.#reason = reason
-    this.#controller?.abort(reason)
   }
 }

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai'
 import { OAuth2Client } from 'google-auth-library'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createClient } from '../../src/loop/create-client.js'
+import { createClient } from '../../src/client/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import {

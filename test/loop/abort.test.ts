@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createClient } from '../../src/client/create-client.js'
 import { AbortError } from '../../src/errors.js'
-import { createClient } from '../../src/loop/create-client.js'
 import type { Tool, ToolContext } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { MockLanguageModel, textResult } from '../adapters/mock-language-model.js'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createClient } from '../../src/loop/create-client.js'
+import { createClient } from '../../src/client/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'

@@ -1,7 +1,7 @@
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
+import { type AISDKClientOptions, createClient } from '../../src/client/create-client.js'
 import { ConfigError } from '../../src/errors.js'
-import { type AISDKClientOptions, createClient } from '../../src/loop/create-client.js'
 
 const model = new MockLanguageModelV3()
 

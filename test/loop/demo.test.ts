@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { readUIMessageStream, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { ScriptedLanguageModel } from '../../examples/scripted-language-model.js'
-import { createClient } from '../../src/loop/create-client.js'
+import { createClient } from '../../src/client/create-client.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, weatherTool } from './support.js'
 

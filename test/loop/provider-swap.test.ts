@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createClient } from '../../src/loop/create-client.js'
+import { createClient } from '../../src/client/create-client.js'
 import type { RunEvent, RunResult } from '../../src/loop/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'

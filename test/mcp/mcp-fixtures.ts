@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { McpServerConfig } from '../../src/mcp/mcp-config.js'
-import type { Logger } from '../../src/toolkit/logger.js'
+import type { Logger } from '../../src/shared/logger.js'
 
 /** The folder of the MCP test servers. */
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mcp')

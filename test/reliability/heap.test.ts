@@ -4,7 +4,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { expect, it } from 'vitest'
-import { createClient } from '../../src/loop/create-client.js'
+import { createClient } from '../../src/client/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { failOnUnhandledRejections, firstUserText, inProcessModel, lastToolOutputs } from './support.js'

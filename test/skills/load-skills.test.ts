@@ -3,7 +3,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadSkills } from '../../src/skills/load-skills.js'
-import type { SkillsSource } from '../../src/toolkit/sources.js'
+import type { SkillsSource } from '../../src/skills/skills-source.js'
 import { makeSkillTree, type SkillTree } from './skill-tree.js'
 
 let tree: SkillTree

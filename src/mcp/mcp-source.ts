@@ -20,10 +20,3 @@ export interface McpSource {
   servers(): Record<string, McpServerInfo>
   close(): Promise<void>
 }
-
-/** What the skills source hands the toolkit: the `skill` tool (when any skill exists) and the prompt. */
-export interface SkillsSource {
-  tools: Tool[]
-  /** The `skillsPrompt()` text of §6; empty when no skill has a description. */
-  prompt: string
-}

@@ -1,7 +1,8 @@
 // RunEvents → the AI SDK UI message stream (the SSE protocol `useChat` reads). Web APIs only: this runs on
 // edge runtimes. Only chunk types that `ai` 6 and 7 both parse are written.
+
+import type { RunEvent } from '../loop/types.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { RunEvent } from './types.js'
 
 /**
  * The headers `createUIMessageStreamResponse` from `ai` sets (identical in `ai` 6 and 7); `useChat` checks

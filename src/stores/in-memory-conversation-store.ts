@@ -1,4 +1,4 @@
-import type { ConversationStore } from './types.js'
+import type { ConversationStore } from './conversation-store.js'
 
 /**
  * The default `ConversationStore`: conversations in a `Map`, for as long as the process lives. Keeps

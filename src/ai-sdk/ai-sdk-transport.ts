@@ -1,5 +1,13 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { ConfigError } from '../errors.js'
+import { retryAfterFromHeaders } from '../loop/retry.js'
+import type {
+  ModelToolCall,
+  ModelTurn,
+  RetryAdvice,
+  Transport,
+  TransportStreamPart,
+} from '../loop/transport.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
 import type {
@@ -12,8 +20,6 @@ import type {
   SpecStreamPart,
 } from './language-model-spec.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
-import { retryAfterFromHeaders } from './retry.js'
-import type { ModelToolCall, ModelTurn, RetryAdvice, Transport, TransportStreamPart } from './transport.js'
 
 type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
 

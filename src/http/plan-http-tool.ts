@@ -4,7 +4,7 @@ import { sanitizeToolName, TOOL_NAME_PATTERN } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import type { JSONSchema } from '../tool/types.js'
 import { HEADER_VARIABLE_PATTERN } from './expand-header-variables.js'
-import type { HttpMethod, HttpToolSpec } from './http-tool.js'
+import type { HttpMethod, HttpToolSpec } from './http-tool-spec.js'
 
 /** An `HttpToolSpec` checked and put in the form a call needs. */
 export interface HttpToolPlan {

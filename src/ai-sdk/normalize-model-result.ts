@@ -1,5 +1,5 @@
+import type { Usage } from '../loop/types.js'
 import type { SpecFinishReason, SpecUsage } from './language-model-spec.js'
-import type { Usage } from './types.js'
 
 /**
  * Token usage of any spec version as flat numbers: v2 reports flat counts, v3 and v4 nest them under
@@ -34,16 +34,4 @@ export function normalizeFinishReason(reason: SpecFinishReason | undefined): str
   if (typeof reason === 'object' && reason !== null && typeof reason.unified === 'string')
     return reason.unified
   return 'other'
-}
-
-/**
- * Adds one turn's usage to a running total, in place.
- *
- * @example
- * addUsage(total, turn.usage)
- */
-export function addUsage(total: Usage, turn: Usage): void {
-  total.inputTokens += turn.inputTokens
-  total.outputTokens += turn.outputTokens
-  total.totalTokens += turn.totalTokens
 }

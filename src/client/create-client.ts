@@ -1,13 +1,14 @@
 import type { LanguageModel, ModelMessage } from 'ai'
+import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
 import { ConfigError } from '../errors.js'
 import type { createGenAITransport } from '../genai/genai-transport.js'
-import { createAISDKTransport, resolveLanguageModel } from './ai-sdk-transport.js'
-import { InMemoryConversationStore } from './in-memory-conversation-store.js'
-import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from './retry.js'
-import { type LoopSettings, runLoop } from './run-loop.js'
-import { createRunStream, type RunStream } from './run-stream.js'
-import type { Transport } from './transport.js'
-import type { ConversationStore, Hooks, RunEvent, RunOptions, RunResult } from './types.js'
+import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
+import { type LoopSettings, runLoop } from '../loop/run-loop.js'
+import { createRunStream, type RunStream } from '../loop/run-stream.js'
+import type { Transport } from '../loop/transport.js'
+import type { Hooks, RunEvent, RunOptions, RunResult } from '../loop/types.js'
+import type { ConversationStore } from '../stores/conversation-store.js'
+import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
 
 /** The message type of the `@google/genai` transport (Gemini `Content`). */
 export type GenAIMessage =
