@@ -1,13 +1,15 @@
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
-import type { ToolContext, ToolResult } from '../tool/types.js'
+import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './add-usage.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'
 import type { ModelToolCall, ModelTurn, Transport, TransportRequest } from './transport.js'
 import type { Hooks, RunEvent, RunResult, ToolCallRecord, Usage } from './types.js'
+
+const NO_TOOLS: readonly Tool[] = []
 
 /** What the engine needs besides the transport: the client's settings. */
 export interface LoopSettings<Message> {
@@ -66,7 +68,6 @@ export async function* runLoop<Message>(
       ...input.history,
       ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
     ]
-    const allTools = toolkit?.tools() ?? []
     const system = joinSystem(settings.system, toolkit?.skillsPrompt())
     const records: ToolCallRecord[] = []
     const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
@@ -75,6 +76,9 @@ export async function* runLoop<Message>(
     let last: ModelTurn<Message>
     while (true) {
       turn++
+      // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
+      // back the same array until it does, so transports keep their converted declarations.
+      const allTools = toolkit?.tools() ?? NO_TOOLS
       let request: TransportRequest<Message> = {
         messages,
         tools: allTools,
