@@ -95,8 +95,8 @@ function cloneSchema(schema: Tool['inputSchema']): JSONSchema7 {
   try {
     copy = structuredClone(schema)
   } catch {
-    // Not plain data (a custom Tool breaking §1): used as it is rather than failing the whole tool set.
+    // Not plain data (a hand-written Tool whose schema is not JSON): used as it is rather than failing the whole tool set.
   }
-  // A Tool's schema is plain JSON Schema by contract (§1); JSONSchema7 is the AI SDK's name for that.
+  // A Tool's inputSchema is plain JSON Schema with an object root; JSONSchema7 is the AI SDK's name for that.
   return copy as JSONSchema7
 }

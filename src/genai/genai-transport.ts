@@ -48,7 +48,7 @@ export type GenAIGenerationConfig = Omit<GenerateContentConfig, 'tools' | 'syste
  * const options: GenAITransportOptions = { genai, model: 'gemini-2.5-flash', config: { temperature: 0 } }
  */
 export interface GenAITransportOptions {
-  /** A `GoogleGenAI` instance. Give it `httpOptions: { apiVersion: 'v1beta' }` on the Gemini API (see README). */
+  /** A `GoogleGenAI` instance. Give it `httpOptions: { apiVersion: 'v1beta' }` on the Gemini API (see docs/genai.md). */
   genai: GenAIClientLike
   /** The model id, e.g. `'gemini-2.5-flash'`. */
   model: string

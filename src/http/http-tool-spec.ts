@@ -4,7 +4,7 @@ import type { InputSchema } from '../tool/to-json-schema.js'
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
- * An HTTP endpoint described as a tool (§7). The model's arguments are routed: a `{placeholder}` in `url`
+ * An HTTP endpoint described as a tool. The model's arguments are routed: a `{placeholder}` in `url`
  * takes the argument of that name (URL-encoded); the names in `query` go to the query string; every
  * other argument goes to the JSON body for POST, PUT and PATCH, or to the query string for GET and
  * DELETE, which send no body.

@@ -42,7 +42,7 @@ export interface LoopInput<Message> {
 }
 
 /**
- * The tool-calling loop, transport-agnostic, as a generator of §8 run events (`finish` last, carrying the
+ * The tool-calling loop, transport-agnostic, as a generator of run events (`text-delta`, `tool-call`, `tool-result`, `step-end`; `finish` last, carrying the
  * result, which is also the generator's return value; in `generate` mode only the return value). Each turn calls the model with the toolkit's tools
  * and the system prompt; every tool call it makes is answered exactly once, in call order; the loop ends
  * when the model calls no tool or after `maxTurns` model calls. Rejects with an `AbortError` on abort.

@@ -10,7 +10,7 @@ import type { SkillsSource } from './skills-source.js'
 const CONCURRENT_READS = 16
 
 /**
- * Loads the skills under `roots` (§6): finds every `SKILL.md`, reads its frontmatter and body, and samples
+ * Loads the skills under `roots`: finds every `SKILL.md`, reads its frontmatter and body, and samples
  * its folder's files, all now, so the `skill` tool answers from memory and its output is exactly what
  * was on disk at load. Never throws for a skill: a missing root, an unreadable file, a frontmatter without
  * `name` or with broken YAML, and a second skill with a name already taken are each reported to the

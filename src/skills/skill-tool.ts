@@ -17,14 +17,16 @@ export interface Skill {
   files: string[]
 }
 
-/** The exposed name of the one tool that loads skills (§2). */
+/** The exposed name of the one tool that loads skills: one tool for all skills, whatever their number. */
 export const SKILL_TOOL_NAME = 'skill'
 
 // A model can send a name of any length; the error echoes only this much of it.
 const MAX_ECHOED_NAME = 100
 
 /**
- * The text the `skill` tool returns for a skill, byte for byte as §6 of the contract gives it.
+ * The text the `skill` tool returns for a skill, in the byte-exact form other skill loaders emit (the
+ * `<skill_content>` block with the base directory and the sampled `<skill_files>` list), so a model
+ * trained on that form reads it unchanged.
  *
  * @example
  * formatSkillContent(skill)
@@ -49,8 +51,8 @@ export function formatSkillContent(skill: Skill): string {
 }
 
 /**
- * The system-prompt block listing the skills that have a description, sorted by name, byte for byte as
- * §6 gives it; an empty string when no skill has a description.
+ * The system-prompt block listing the skills that have a description, sorted by name, in the byte-exact
+ * form other skill loaders emit; an empty string when no skill has a description.
  *
  * @example
  * formatSkillsPrompt([{ name: 'greet', description: 'Say hello', … }])

@@ -3,6 +3,6 @@ import type { Tool } from '../tool/types.js'
 /** What the skills source hands the toolkit: the `skill` tool (when any skill exists) and the prompt. */
 export interface SkillsSource {
   tools: Tool[]
-  /** The `skillsPrompt()` text of §6; empty when no skill has a description. */
+  /** The `skillsPrompt()` text; empty when no skill has a description. */
   prompt: string
 }

@@ -53,7 +53,7 @@ export interface Toolkit extends AsyncDisposable {
   execute(name: string, args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
   /** Adds tools after creation; a name already taken keeps its first owner (with a warning). */
   register(...tools: Tool[]): void
-  /** The system-prompt block that lists the skills (§6); empty when there are none. */
+  /** The system-prompt block that lists the skills; empty when there are none. */
   skillsPrompt(): string
   /** Each configured MCP server's state. */
   mcpStatus(): Record<string, McpServerStatus>

@@ -1,4 +1,4 @@
-// An independent reading of Gemini's Schema subset (CONTRACT §3 and the API's documented limits): every
+// An independent reading of Gemini's Schema subset (an OpenAPI 3.0 subset; the API's documented limits): every
 // problem a lowered schema has, with its path. Empty means the API would accept the schema's shape.
 const allowedKeys = new Set([
   'type',

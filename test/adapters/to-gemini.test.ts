@@ -155,7 +155,7 @@ describe('each format, pinned', () => {
   })
 })
 
-// Each row: one rule of CONTRACT §3, as a property of an object root.
+// Each row: one lowering rule of toGemini, as a property of an object root.
 const loweringRules: { rule: string; property: unknown; expected: unknown; defs?: JSONSchema }[] = [
   { rule: 'const → one-value enum', property: { const: 'c' }, expected: { type: 'string', enum: ['c'] } },
   {

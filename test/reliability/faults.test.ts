@@ -1,6 +1,7 @@
 // Faults: MCP servers that die or restart, an HTTP tool whose server is down, a model endpoint that fails
 // (500, 429 with Retry-After, a cut SSE stream, a stalled connection), a hanging tool, an abort mid-stream.
-// Each run ends or goes on as §8 says, with no unhandled rejection, no orphan process, no lost tool result.
+// A tool failure is an answer the run goes on with; a model failure is retried when transient, then
+// rejects the run. Each run ends or goes on that way, with no unhandled rejection, no orphan process, no lost tool result.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { GoogleGenAI } from '@google/genai'

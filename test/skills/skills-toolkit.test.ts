@@ -12,7 +12,7 @@ function collect(): { warnings: string[]; logger: { warn(message: string): void 
 }
 
 describe('the hello-world fixture through createToolkit', () => {
-  it('yields the byte-exact skill block of §6', async () => {
+  it('yields the byte-exact skill block', async () => {
     const { logger, warnings } = collect()
     const tk = await createToolkit({ skillsDir: fixtures, logger })
     const result = await tk.execute('skill', { name: 'hello-world' })
@@ -47,7 +47,7 @@ Note: file list is sampled.
     expect(warnings).toStrictEqual([])
   })
 
-  it('yields the byte-exact skills prompt of §6', async () => {
+  it('yields the byte-exact skills prompt', async () => {
     const tk = await createToolkit({ skillsDir: [fixtures], logger: collect().logger })
     expect(tk.skillsPrompt()).toBe(`Skills provide specialized instructions and workflows for specific tasks.
 Use the skill tool to load a skill when a task matches its description.

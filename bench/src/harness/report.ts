@@ -376,14 +376,13 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   const targetRows: string[][] = []
   for (const variant of ['native', 'mcp'] as const) {
     const target = (
-      issue: string,
       what: string,
       pair: [SpecResult | undefined, SpecResult | undefined],
       limit: number,
     ): string[] => {
       const value = ratioOf(...pair)
       return [
-        `${issue}, ${variant}`,
+        variant,
         what,
         `≤ ${limit.toFixed(2)}×`,
         `${ratio(value)} (CPU ${ratio(ratioOf(...pair, cpuTime))}; processes ${perProcess(...pair) || '—'})`,
@@ -393,19 +392,12 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     const toolnexus = find('toolnexus-ai-sdk', variant)
     targetRows.push(
       target(
-        '#3',
         'toolnexus loop ÷ AI SDK generateText',
         [toolnexus, find('ai-sdk-generate-text', variant)],
         0.85,
       ),
+      target('toolnexus loop ÷ bare doGenerate loop', [toolnexus, find('floor-do-generate', variant)], 1.1),
       target(
-        '#3/#8',
-        'toolnexus loop ÷ bare doGenerate loop',
-        [toolnexus, find('floor-do-generate', variant)],
-        1.1,
-      ),
-      target(
-        '#4',
         'toolnexus genai loop ÷ bare generateContent loop',
         [find('toolnexus-genai', variant), find('genai-generate-content', variant)],
         1.1,
@@ -424,7 +416,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     const slower = peers.filter((peer) => (ratioOf(toolnexus, peer) ?? Number.POSITIVE_INFINITY) >= 1)
     const measuredPeers = peers.filter(measured)
     targetRows.push([
-      `#8, ${variant}`,
+      variant,
       'lowest per-request time among the frameworks',
       `< every peer (${measuredPeers.length} measured)`,
       slower.length === 0 ? 'lowest' : `not lower than ${slower.map((peer) => peer.info.label).join(', ')}`,
@@ -437,7 +429,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   }
   lines.push(
     table(
-      ['Issue', 'What', 'Target', 'Measured (wall; CPU and each shared process beside)', 'Verdict (wall)'],
+      ['Tools', 'What', 'Target', 'Measured (wall; CPU and each shared process beside)', 'Verdict (wall)'],
       targetRows,
     ),
   )
@@ -478,7 +470,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
   })
   if (bounds.length > 0) {
     lines.push(
-      `The floor bounds the #3 target: ${bounds.join('; ')}. Below 1.00× of the floor a loop would have to do less than the bare loop does.`,
+      `The floor bounds the generateText target: ${bounds.join('; ')}. Below 1.00× of the floor a loop would have to do less than the bare loop does.`,
     )
     lines.push('')
   }
