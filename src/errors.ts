@@ -59,3 +59,27 @@ export class AbortError extends ToolnexusError {
     this.name = 'AbortError'
   }
 }
+
+/**
+ * A conversation store that could not do its work: the database is down or refused the request, or a
+ * conversation kept changing under every save. Nothing was written. The message names the store, the
+ * operation and the conversation id, never the connection URL or a password; the driver's error is the
+ * `cause`.
+ *
+ * @example
+ * try { await client.ask('Hi', { id: 'user-1' }) }
+ * catch (error) { if (StoreError.isInstance(error)) console.error(error.operation, error.message) }
+ */
+export class StoreError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.StoreError')
+  /** What failed: `'connect'`, `'load'`, `'save'` or `'delete'`. */
+  readonly operation: StoreOperation
+
+  constructor(message: string, options: { operation: StoreOperation; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.operation = options.operation
+  }
+}
+
+/** The store operations a `StoreError` can name. */
+export type StoreOperation = 'connect' | 'load' | 'save' | 'delete'

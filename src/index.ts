@@ -25,7 +25,15 @@ export {
   type GenAIMessage,
 } from './client/create-client.js'
 // Errors
-export { AbortError, ConfigError, ModelCallError, ToolDefinitionError, ToolnexusError } from './errors.js'
+export {
+  AbortError,
+  ConfigError,
+  ModelCallError,
+  StoreError,
+  type StoreOperation,
+  ToolDefinitionError,
+  ToolnexusError,
+} from './errors.js'
 // @google/genai: declaring the tools and answering a response's function calls in your own loop
 export { toGenAITools } from './genai/convert-to-genai-tools.js'
 export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
@@ -45,8 +53,15 @@ export type {
 export type { McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
 export type { McpServerInfo, McpServerStatus } from './mcp/mcp-source.js'
 export type { Logger } from './shared/logger.js'
-export type { ConversationStore } from './stores/conversation-store.js'
-export { InMemoryConversationStore } from './stores/in-memory-conversation-store.js'
+export type {
+  ConversationRecord,
+  ConversationStore,
+  StoredConversation,
+} from './stores/conversation-store.js'
+export {
+  InMemoryConversationStore,
+  type InMemoryConversationStoreOptions,
+} from './stores/in-memory-conversation-store.js'
 export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
 export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'

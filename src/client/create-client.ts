@@ -9,6 +9,7 @@ import type { Transport } from '../loop/transport.js'
 import type { Hooks, RunEvent, RunOptions, RunResult } from '../loop/types.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
+import { callStore, saveTurn } from '../stores/save-turn.js'
 
 /** The message type of the `@google/genai` transport (Gemini `Content`). */
 export type GenAIMessage =
@@ -76,7 +77,13 @@ export interface Client<Message> {
   run(prompt: string | Message[], options?: RunOptions<Message>): Promise<RunResult<Message>>
   /** Runs the loop with the streaming model call, yielding events (`finish` last). */
   stream(prompt: string | Message[], options?: RunOptions<Message>): RunStream<Message>
-  /** `run` that continues the conversation `id` from the store and saves it back. */
+  /**
+   * `run` that continues the conversation `id` from the store and saves the turn back. Turns on one id in
+   * one client run one after another; turns on one id in different processes may run at the same time:
+   * the save is a compare-and-set, and a turn that finds the conversation changed meanwhile is appended
+   * after what is stored now (it ran without seeing the other turn; nothing runs twice and no turn is
+   * lost). `result.messages` is the transcript as saved. A store that fails rejects with `StoreError`.
+   */
   ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>>
   /** The store `ask` uses. */
   readonly store: ConversationStore<Message>
@@ -148,7 +155,8 @@ class LoopClient<Message> implements Client<Message> {
   readonly store: ConversationStore<Message>
   readonly #transport: Transport<Message> | Promise<Transport<Message>>
   readonly #settings: LoopSettings<Message>
-  // One ask at a time per conversation, so two concurrent asks cannot overwrite each other's turns.
+  // One ask at a time per conversation in this client, so that a turn sees the one before it. Across
+  // processes the store's compare-and-set keeps every turn (see saveTurn).
   readonly #conversations = new Map<string, Promise<unknown>>()
 
   constructor(transport: Transport<Message> | Promise<Transport<Message>>, options: ClientOptions<Message>) {
@@ -178,10 +186,12 @@ class LoopClient<Message> implements Client<Message> {
     const { id, ...runOptions } = options
     const previous = this.#conversations.get(id) ?? Promise.resolve()
     const asked = previous.then(async () => {
-      const history = (await this.store.get(id)) ?? []
+      const loaded = await callStore('load', id, () => this.store.load(id))
+      const history = loaded?.messages ?? []
       const result = await this.run(prompt, { ...runOptions, history })
-      await this.store.save(id, result.messages)
-      return result
+      const turn = result.messages.slice(history.length)
+      const messages = await saveTurn({ store: this.store, id, loaded, turn })
+      return { ...result, messages }
     })
     const settled = asked.then(
       () => {},
@@ -329,9 +339,13 @@ function stripUndefined(options: RetryOptions): Partial<RetryPolicy> {
 
 function readStore<Message>(store: ConversationStore<Message> | undefined): ConversationStore<Message> {
   if (store === undefined) return new InMemoryConversationStore<Message>()
-  if (typeof store?.get !== 'function' || typeof store.save !== 'function') {
+  if (
+    typeof store?.load !== 'function' ||
+    typeof store.save !== 'function' ||
+    typeof store.delete !== 'function'
+  ) {
     throw new ConfigError(
-      '`store` must have get(id) and save(id, messages), like new InMemoryConversationStore().',
+      '`store` must have load(id), save(id, record, expectedVersion) and delete(id), like new InMemoryConversationStore() or createRedisStore({ url }) from toolnexus/redis. (A store with get(id) and save(id, messages) is the older form: its save must now be a compare-and-set.)',
     )
   }
   return store

@@ -1,29 +1,69 @@
-import type { ConversationStore } from './conversation-store.js'
+import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
+import { readTtlSeconds } from './read-ttl-seconds.js'
+
+/** A stored copy: what a caller holds can change without changing the store. */
+interface Entry {
+  record: ConversationRecord<unknown>
+  version: number
+  /** `Date.now()` past which the entry is gone; `undefined`: it never expires. */
+  expiresAt: number | undefined
+}
+
+/** What `InMemoryConversationStore` takes. */
+export interface InMemoryConversationStoreOptions {
+  /** Seconds a conversation is kept after its last save. @default kept as long as the process lives */
+  ttlSeconds?: number
+}
 
 /**
- * The default `ConversationStore`: conversations in a `Map`, for as long as the process lives. Keeps
- * copies, so a caller changing a returned array does not change what is stored.
+ * The default `ConversationStore`: conversations in a `Map`, for as long as the process lives (or
+ * `ttlSeconds` after their last save). Keeps deep copies (`structuredClone`), so a caller changing what
+ * it passed or got back does not change what is stored. One process only: instances behind a load
+ * balancer need a shared store (`toolnexus/redis`, `toolnexus/postgres`).
  *
  * @example
  * const store = new InMemoryConversationStore<ModelMessage>()
  * const client = createClient({ model, store })
  * await client.ask('My name is Ada.', { id: 'user-1' })
- * await store.get('user-1') // the whole conversation
+ * await store.load('user-1') // { messages: [...the whole conversation], version: 1 }
  */
 export class InMemoryConversationStore<Message> implements ConversationStore<Message> {
-  readonly #conversations = new Map<string, Message[]>()
+  readonly #conversations = new Map<string, Entry>()
+  readonly #ttlMs: number | undefined
 
-  get(id: string): Message[] | undefined {
-    const messages = this.#conversations.get(id)
-    return messages === undefined ? undefined : [...messages]
+  constructor(options: InMemoryConversationStoreOptions = {}) {
+    this.#ttlMs = readTtlSeconds(options.ttlSeconds, 'InMemoryConversationStore')
   }
 
-  save(id: string, messages: Message[]): void {
-    this.#conversations.set(id, [...messages])
+  load(id: string): StoredConversation<Message> | undefined {
+    const entry = this.#live(id)
+    if (entry === undefined) return undefined
+    return { ...(structuredClone(entry.record) as ConversationRecord<Message>), version: entry.version }
   }
 
-  /** Forgets one conversation. */
+  save(id: string, record: ConversationRecord<Message>, expectedVersion: number): boolean {
+    const current = this.#live(id)
+    if ((current?.version ?? 0) !== expectedVersion) return false
+    const copy: ConversationRecord<unknown> = { messages: structuredClone(record.messages) }
+    if (record.suspended !== undefined) copy.suspended = structuredClone(record.suspended)
+    this.#conversations.set(id, {
+      record: copy,
+      version: expectedVersion + 1,
+      expiresAt: this.#ttlMs === undefined ? undefined : Date.now() + this.#ttlMs,
+    })
+    return true
+  }
+
   delete(id: string): void {
     this.#conversations.delete(id)
+  }
+
+  #live(id: string): Entry | undefined {
+    const entry = this.#conversations.get(id)
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= Date.now()) {
+      this.#conversations.delete(id)
+      return undefined
+    }
+    return entry
   }
 }

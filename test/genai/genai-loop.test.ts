@@ -289,7 +289,7 @@ describe('createClient({ genai, model }).run', () => {
       { role: 'model', parts: [{ text: 'four' }] },
       { role: 'user', parts: [{ text: 'sure?' }] },
     ])
-    expect(await client.store.get('c1')).toStrictEqual(second.messages)
+    expect((await client.store.load('c1'))?.messages).toStrictEqual(second.messages)
   })
 
   it('stops after maxTurns model calls with status max-turns, every call still answered', async () => {

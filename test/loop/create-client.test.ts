@@ -19,7 +19,10 @@ describe('createClient checks its options at once, saying what to change', () =>
     [{ model, toolConcurrency: 0 }, '`toolConcurrency` must be a whole number of at least 1'],
     [{ model, system: 42 }, '`system` must be a string'],
     [{ model, hooks: { beforeTool: 'yes' } }, '`hooks.beforeTool` must be a function.'],
-    [{ model, store: new Map() }, '`store` must have get(id) and save(id, messages)'],
+    [
+      { model, store: new Map() },
+      '`store` must have load(id), save(id, record, expectedVersion) and delete(id)',
+    ],
     [{ genai: {}, model: 'gemini-2.5-flash' }, '`genai` must be a GoogleGenAI instance'],
     [
       { genai: { models: { generateContent() {}, generateContentStream() {} } }, model: '' },

@@ -248,9 +248,15 @@ describe('ask: conversations remembered by id', () => {
     expect((await client.ask('I am Ada.', { id: 'ada' })).text).toBe('heard: I am Ada.')
     expect((await client.ask('I am Bob.', { id: 'bob' })).text).toBe('heard: I am Bob.')
     expect((await client.ask('Who am I?', { id: 'ada' })).text).toBe('heard: I am Ada. | Who am I?')
-    const stored = await client.store.get('ada')
-    expect(stored?.map((message) => message.role)).toStrictEqual(['user', 'assistant', 'user', 'assistant'])
-    expect(await client.store.get('nobody')).toBe(undefined)
+    const stored = await client.store.load('ada')
+    expect(stored?.messages.map((message) => message.role)).toStrictEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ])
+    expect(stored?.version).toBe(2)
+    expect(await client.store.load('nobody')).toBe(undefined)
   })
 
   it('serializes concurrent asks on one id, so no turn is lost', async () => {
@@ -262,15 +268,21 @@ describe('ask: conversations remembered by id', () => {
       client.ask('three', { id: 'c' }),
     ])
     expect(answers.map((answer) => answer.text)).toStrictEqual(['1', '2', '3'])
-    expect((await client.store.get('c'))?.length).toBe(6)
+    expect((await client.store.load('c'))?.messages.length).toBe(6)
   })
 
   it('uses the store it is given, and runs tools within an ask', async () => {
     const store = new InMemoryConversationStore<ModelMessage>()
-    await store.save('seeded', [
-      { role: 'user', content: 'earlier' },
-      { role: 'assistant', content: 'noted' },
-    ])
+    await store.save(
+      'seeded',
+      {
+        messages: [
+          { role: 'user', content: 'earlier' },
+          { role: 'assistant', content: 'noted' },
+        ],
+      },
+      0,
+    )
     const model = scriptedModel((call, index) =>
       index === 0
         ? reply({ calls: [{ id: 'a', name: 'add', input: '{"a":1,"b":2}' }] })
@@ -282,7 +294,7 @@ describe('ask: conversations remembered by id', () => {
     const result = await client.ask('now', { id: 'seeded', toolkit })
     expect(result.text).toBe('earlier,now')
     expect(result.toolCalls.map((call) => call.output)).toStrictEqual(['{"sum":3}'])
-    expect((await store.get('seeded'))?.map((message) => message.role)).toStrictEqual([
+    expect((await store.load('seeded'))?.messages.map((message) => message.role)).toStrictEqual([
       'user',
       'assistant',
       'user',
