@@ -66,7 +66,8 @@ export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
 export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'
 // Tools
-export type { JSONSchema, Tool, ToolContext, ToolResult, ToolSource } from './tool/types.js'
+export { DEFAULT_MAX_MEDIA_BYTES } from './tool/tool-media.js'
+export type { JSONSchema, Tool, ToolContext, ToolMedia, ToolResult, ToolSource } from './tool/types.js'
 // Toolkit and sources
 export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
 export { VERSION } from './version.js'

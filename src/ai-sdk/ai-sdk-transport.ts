@@ -20,6 +20,7 @@ import type {
   SpecStreamPart,
 } from './language-model-spec.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+import { takesImagesInToolResults, toolResultOutput } from './tool-result-media.js'
 
 type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
 
@@ -86,8 +87,11 @@ class AISDKTransport implements Transport<ModelMessage> {
   readonly #model: SpecLanguageModel
   readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
 
+  readonly #takesImages: boolean
+
   constructor(model: SpecLanguageModel) {
     this.#model = model
+    this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
   }
 
   userMessage(prompt: string): ModelMessage {
@@ -184,10 +188,7 @@ class AISDKTransport implements Transport<ModelMessage> {
           type: 'tool-result' as const,
           toolCallId: call.id,
           toolName: call.name,
-          output: {
-            type: result.isError ? ('error-text' as const) : ('text' as const),
-            value: result.output,
-          },
+          output: toolResultOutput(result, this.#takesImages),
         })),
       },
     ]

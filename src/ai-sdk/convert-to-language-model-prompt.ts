@@ -9,6 +9,7 @@ import type {
   SpecMessage,
   SpecToolCallPart,
 } from './language-model-spec.js'
+import { toSpecToolResultOutput } from './tool-result-media.js'
 
 type SpecVersion = SpecLanguageModel['specificationVersion']
 
@@ -121,7 +122,10 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
       const content = message.content.filter((part) => part.type === 'tool-result' || version !== 'v2')
       return content.length === 0
         ? null
-        : withOptions({ role: 'tool', content: content.map(copyToolPart) }, messageOptions)
+        : withOptions(
+            { role: 'tool', content: content.map((part) => copyToolPart(part, version)) },
+            messageOptions,
+          )
     }
     default:
       return assertNever(message)
@@ -131,13 +135,16 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
 type ToolMessagePart = Exclude<Extract<ModelMessage, { role: 'tool' }>['content'], string>[number]
 
 /** A tool message's part, copied; a result is spelled out, because a spread copy is slow in V8. */
-function copyToolPart(part: ToolMessagePart): ToolMessagePart {
+function copyToolPart(part: ToolMessagePart, version: SpecVersion): ToolMessagePart {
   if (part.type !== 'tool-result') return { ...part }
   const copy: ToolMessagePart = {
     type: 'tool-result',
     toolCallId: part.toolCallId,
     toolName: part.toolName,
-    output: part.output,
+    // Media parts take the version's shape; text outputs pass as they are.
+    output: (part.output.type === 'content'
+      ? toSpecToolResultOutput(part.output, version)
+      : part.output) as typeof part.output,
   }
   return withOptions(copy, part.providerOptions)
 }

@@ -1,7 +1,10 @@
 import type { Content, GenerateContentResponse } from '@google/genai'
 import type { ToolContext } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
-import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
+import {
+  convertToFunctionResponseContent,
+  takesFunctionResponseImages,
+} from './convert-to-function-response-content.js'
 import { readFunctionCalls } from './read-function-calls.js'
 
 /**
@@ -15,6 +18,11 @@ export interface ExecuteFunctionCallsOptions {
   signal?: AbortSignal
   /** Milliseconds each tool may take; overrides the toolkit's `toolTimeoutMs`. */
   timeoutMs?: number
+  /**
+   * The model the answers go to. A Gemini 3 (or later) model gets a tool's images inside its
+   * `functionResponse` (`parts` with inline data); without it, or for earlier models, only the text.
+   */
+  model?: string
 }
 
 /**
@@ -55,7 +63,8 @@ export async function executeFunctionCalls(
       return { call, result: await toolkit.execute(call.name, call.input, context) }
     }),
   )
-  return convertToFunctionResponseContent(answers)
+  const takesImages = options.model !== undefined && takesFunctionResponseImages(options.model)
+  return convertToFunctionResponseContent(answers, { takesImages })
 }
 
 function isContent(value: Pick<GenerateContentResponse, 'candidates'> | Content): value is Content {

@@ -12,7 +12,10 @@ import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from
 import type { Tool } from '../tool/types.js'
 import { classifyGenAIError } from './classify-genai-error.js'
 import { convertGeminiUsage } from './convert-gemini-usage.js'
-import { convertToFunctionResponseContent } from './convert-to-function-response-content.js'
+import {
+  convertToFunctionResponseContent,
+  takesFunctionResponseImages,
+} from './convert-to-function-response-content.js'
 import { asGenAITool } from './convert-to-genai-tools.js'
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js'
 import {
@@ -80,6 +83,7 @@ export interface GenAITransportOptions {
  */
 export function createGenAITransport(options: GenAITransportOptions): Transport<Content> {
   const { genai, model } = options
+  const takesImages = takesFunctionResponseImages(model)
   const baseConfig = options.config ?? {}
   const createId = options.createCallId ?? nextGeneratedCallId
   // toGemini lowers every schema; the loop passes the same tools array turn after turn, so do it once.
@@ -176,7 +180,7 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
     },
 
     toolResultsMessages(results) {
-      return results.length === 0 ? [] : [convertToFunctionResponseContent(results)]
+      return results.length === 0 ? [] : [convertToFunctionResponseContent(results, { takesImages })]
     },
 
     classifyError: classifyGenAIError,

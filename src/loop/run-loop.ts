@@ -126,15 +126,18 @@ export async function* runLoop<Message>(
             isError: result.isError,
           }
           if (result.metadata !== undefined) record.metadata = result.metadata
+          if (result.media !== undefined) record.media = result.media
           records.push(record)
           if (streaming) {
-            yield {
+            const event: RunEvent<Message> = {
               type: 'tool-result',
               toolCallId: call.id,
               toolName: call.name,
               output: result.output,
               isError: result.isError,
             }
+            if (result.media !== undefined) event.media = result.media
+            yield event
           }
         }
         messages.push(...transport.toolResultsMessages(answered))

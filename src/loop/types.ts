@@ -1,4 +1,4 @@
-import type { Tool, ToolResult } from '../tool/types.js'
+import type { Tool, ToolMedia, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
 /** Tokens used, summed over a run's turns. */
@@ -17,6 +17,8 @@ export interface ToolCallRecord {
   output: string
   isError: boolean
   metadata?: Record<string, unknown>
+  /** Images or audio the tool returned (see `ToolResult.media`). */
+  media?: readonly ToolMedia[]
 }
 
 /**
@@ -37,7 +39,15 @@ export interface RunResult<Message> {
 export type RunEvent<Message> =
   | { type: 'text-delta'; text: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
-  | { type: 'tool-result'; toolCallId: string; toolName: string; output: string; isError: boolean }
+  | {
+      type: 'tool-result'
+      toolCallId: string
+      toolName: string
+      output: string
+      isError: boolean
+      /** Images or audio the tool returned, when it returned any. */
+      media?: readonly ToolMedia[]
+    }
   | { type: 'step-end'; turn: number; usage: Usage }
   | { type: 'finish'; result: RunResult<Message> }
 

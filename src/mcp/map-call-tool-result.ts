@@ -1,6 +1,7 @@
 import type { CompatibilityCallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js'
+import { base64Bytes, isBase64, mediaNote } from '../tool/tool-media.js'
 import { errorResult, toJsonText } from '../tool/tool-result.js'
-import type { ToolResult } from '../tool/types.js'
+import type { ToolMedia, ToolResult } from '../tool/types.js'
 
 /**
  * Which server tool produced a result, for its metadata and messages.
@@ -17,7 +18,8 @@ export interface CallToolOrigin {
 /**
  * An MCP `tools/call` result as a `ToolResult`: `isError` ⇒ an error with the text parts joined;
  * `structuredContent` ⇒ its JSON text; otherwise the text parts joined with other content (images, audio,
- * resources) summarized in place rather than dropped. The raw content is kept in `metadata`.
+ * resources) summarized in place rather than dropped. Images and audio also travel as `media`, for the
+ * transports whose provider takes media in a tool result. The raw content is kept in `metadata`.
  *
  * @example
  * mapCallToolResult(
@@ -40,16 +42,34 @@ export function mapCallToolResult(result: CompatibilityCallToolResult, origin: C
   if (result.structuredContent !== undefined) metadata.structuredContent = result.structuredContent
   if (result._meta !== undefined) metadata._meta = result._meta
   const text = content.map(renderContentBlock).join('\n')
+  const media = mediaOf(content)
   if (result.isError === true) {
     return errorResult(
       text || `MCP tool "${origin.tool}" on server "${origin.server}" reported an error without a message.`,
       metadata,
     )
   }
-  if (result.structuredContent !== undefined) {
-    return { output: toJsonText(result.structuredContent), isError: false, metadata }
+  const mapped: ToolResult = {
+    output: result.structuredContent !== undefined ? toJsonText(result.structuredContent) : text,
+    isError: false,
+    metadata,
   }
-  return { output: text, isError: false, metadata }
+  if (media !== undefined) mapped.media = media
+  return mapped
+}
+
+/** The images and audio among the blocks (well-formed base64 only), or `undefined` when there are none. */
+function mediaOf(content: readonly ContentBlock[]): ToolMedia[] | undefined {
+  let media: ToolMedia[] | undefined
+  for (const block of content) {
+    if ((block.type === 'image' || block.type === 'audio') && isBase64(block.data)) {
+      media ??= []
+      // Unwrapped once here, so a data URL or a provider request can carry it as is.
+      const data = /\s/.test(block.data) ? block.data.replace(/\s/g, '') : block.data
+      media.push({ type: block.type, mediaType: block.mimeType, data })
+    }
+  }
+  return media
 }
 
 /** One content block as text the model can read: text as it is, anything else as a one-line summary. */
@@ -58,9 +78,8 @@ function renderContentBlock(block: ContentBlock): string {
     case 'text':
       return block.text
     case 'image':
-      return `[image: ${block.mimeType}, ${base64Bytes(block.data)} bytes]`
     case 'audio':
-      return `[audio: ${block.mimeType}, ${base64Bytes(block.data)} bytes]`
+      return mediaNote(block.type, block.mimeType, block.data)
     case 'resource_link': {
       const label = [block.name, block.mimeType].filter(Boolean).join(', ')
       return `[resource link: ${block.uri}${label ? ` (${label})` : ''}]`
@@ -82,11 +101,4 @@ function renderContentBlock(block: ContentBlock): string {
 function unknownBlock(block: never): string {
   const type = (block as { type?: unknown }).type
   return `[${typeof type === 'string' ? type : 'unknown'} content]`
-}
-
-/** The decoded size of base64 text. */
-function base64Bytes(data: string): number {
-  const compact = data.replace(/\s/g, '')
-  const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0
-  return Math.max(0, Math.floor((compact.length * 3) / 4) - padding)
 }

@@ -23,6 +23,25 @@ export interface ToolResult {
   isError: boolean
   /** Anything else worth keeping (HTTP status, structured content, …). Not sent to the model. */
   metadata?: Record<string, unknown>
+  /**
+   * Images or audio the tool produced. Transports whose provider takes media in a tool result send them
+   * beside `output`; the others send `output` alone, which should then say in words what was produced.
+   */
+  media?: readonly ToolMedia[]
+}
+
+/**
+ * One image or audio clip in a tool result, as base64 bytes with their IANA media type.
+ *
+ * @example
+ * const image: ToolMedia = { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }
+ */
+export interface ToolMedia {
+  type: 'image' | 'audio'
+  /** The IANA media type, e.g. `image/png` or `audio/wav`. */
+  mediaType: string
+  /** The bytes, base64-encoded. */
+  data: string
 }
 
 /**

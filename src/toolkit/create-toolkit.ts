@@ -11,11 +11,12 @@ import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { SkillsSource } from '../skills/skills-source.js'
 import { coerceScalarStrings } from '../tool/coerce-args.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
+import { DEFAULT_MAX_MEDIA_BYTES } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import { validatingTool } from '../tool/validating-tool.js'
-import { runTool } from './run-tool.js'
+import { type RunToolLimits, runTool } from './run-tool.js'
 
 /** What `createToolkit` takes. Every source is optional; tools join in the order MCP → skill → HTTP → host. */
 export interface ToolkitOptions {
@@ -35,6 +36,11 @@ export interface ToolkitOptions {
   toolTimeoutMs?: number
   /** Characters of a tool's output kept before it is cut with a visible marker. @default 100000 */
   maxOutputChars?: number
+  /**
+   * Bytes of media (images, audio) one tool result may carry to the model; media past it are left out and
+   * the output says so. @default 5242880 (5 MiB)
+   */
+  maxMediaBytes?: number
 }
 
 /**
@@ -107,6 +113,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     limits: {
       timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+      maxMediaBytes: options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES,
     },
   })
 }
@@ -132,7 +139,7 @@ interface ToolkitParts {
   skills: SkillsSource | undefined
   tools: Tool[]
   disabled: Set<string>
-  limits: { timeoutMs: number; maxOutputChars: number }
+  limits: RunToolLimits
 }
 
 class DefaultToolkit implements Toolkit {

@@ -1,4 +1,5 @@
 import { CallContext, LazyAbortController } from '../tool/call-context.js'
+import { capMedia } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
@@ -9,6 +10,8 @@ export interface RunToolLimits {
   timeoutMs: number
   /** Characters of output kept; the rest is cut with a visible marker. */
   maxOutputChars: number
+  /** Bytes of media (images, audio) one result may carry; media past it are left out with a note. */
+  maxMediaBytes: number
 }
 
 /**
@@ -63,14 +66,16 @@ export function runTool(
       failed(error)
       return
     }
-    Promise.resolve(running).then((result) => settle(capOutput(result, limits.maxOutputChars)), failed)
+    Promise.resolve(running).then((result) => settle(capOutput(result, limits)), failed)
   })
 }
 
-function capOutput(result: ToolResult, maxOutputChars: number): ToolResult {
-  if (typeof result?.output !== 'string') {
+function capOutput(given: ToolResult, limits: RunToolLimits): ToolResult {
+  if (typeof given?.output !== 'string') {
     return errorResult('The tool returned no ToolResult (expected { output: string, isError: boolean }).')
   }
+  const result = given.media === undefined ? given : capMedia(given, limits.maxMediaBytes)
+  const { maxOutputChars } = limits
   if (result.output.length <= maxOutputChars) return result
   const dropped = result.output.length - maxOutputChars
   return {

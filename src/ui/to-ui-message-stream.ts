@@ -37,6 +37,7 @@ export type UIMessageStreamChunk =
   | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: unknown; dynamic: true }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; dynamic: true }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic: true }
+  | { type: 'file'; url: string; mediaType: string }
   | { type: 'finish-step' }
   | { type: 'finish'; finishReason: string }
   | { type: 'error'; errorText: string }
@@ -113,13 +114,24 @@ function createChunkTranslator(): {
         }
         case 'tool-result': {
           const { toolCallId, output } = event
-          return [
+          const chunks: UIMessageStreamChunk[] = [
             ...startStep(),
             ...endText(),
             event.isError
               ? { type: 'tool-output-error', toolCallId, errorText: output, dynamic: true }
               : { type: 'tool-output-available', toolCallId, output, dynamic: true },
           ]
+          // Images and audio a tool returned show in the message as file parts (data URLs).
+          if (event.media !== undefined && !event.isError) {
+            for (const media of event.media) {
+              chunks.push({
+                type: 'file',
+                url: `data:${media.mediaType};base64,${media.data}`,
+                mediaType: media.mediaType,
+              })
+            }
+          }
+          return chunks
         }
         case 'step-end':
           return endStep()

@@ -98,7 +98,36 @@ describe('mapCallToolResult', () => {
       output: '{"a":1}',
       isError: false,
       metadata: { server: 'demo', tool: 'draw', content, structuredContent: { a: 1 }, _meta: { trace: 'x' } },
+      media: [{ type: 'image', mediaType: 'image/png', data: PNG_8_BYTES }],
     })
+  })
+
+  it('hands images and audio on as media (unwrapped), leaving out data that is not base64', () => {
+    const mapped = mapCallToolResult(
+      {
+        content: [
+          { type: 'image', data: 'iVBO\nRw0K\nGgo=', mimeType: 'image/png' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+          { type: 'image', data: 'not base64!', mimeType: 'image/png' },
+        ],
+      },
+      origin,
+    )
+    expect(mapped.output).toBe(
+      '[image: image/png, 8 bytes]\n[audio: audio/wav, 3 bytes]\n[image: image/png, not valid base64, left out]',
+    )
+    expect(mapped.media).toStrictEqual([
+      { type: 'image', mediaType: 'image/png', data: PNG_8_BYTES },
+      { type: 'audio', mediaType: 'audio/wav', data: 'AAAA' },
+    ])
+  })
+
+  it('an error result carries no media', () => {
+    const mapped = mapCallToolResult(
+      { isError: true, content: [{ type: 'image', data: PNG_8_BYTES, mimeType: 'image/png' }] },
+      origin,
+    )
+    expect(mapped.media).toBeUndefined()
   })
 
   it('summarizes a content type it does not know instead of dropping it', () => {
