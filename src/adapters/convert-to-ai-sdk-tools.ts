@@ -1,10 +1,9 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { jsonSchema, type ToolSet, tool } from 'ai'
 import { ToolnexusError } from '../errors.js'
-import { isRecord } from '../shared/is-record.js'
+import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
-import { validateArgs } from '../tool/validate-args.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 
 /**
@@ -59,11 +58,13 @@ export function toAISDK(tools: readonly Tool[]): ToolSet {
       description: each.description,
       inputSchema: jsonSchema<Record<string, unknown>>(schema),
       execute: async (input, options) => {
-        const args = isRecord(input) ? input : {}
-        const problem = validateArgs(each.inputSchema, input ?? {})
-        if (problem !== undefined) {
-          throw new ToolResultError(`Invalid arguments for tool "${each.name}": ${problem}`)
+        let args: Record<string, unknown> | string
+        try {
+          args = checkArgs(each.inputSchema, input ?? {})
+        } catch (error) {
+          throw new ToolResultError(`Tool "${each.name}" failed: ${errorMessage(error)}`)
         }
+        if (typeof args === 'string') throw new ToolResultError(invalidArgsMessage(each.name, args))
         let result: ToolResult
         try {
           // Checked just above: a tool that checks its own arguments is run without checking them again.

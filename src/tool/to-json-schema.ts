@@ -1,6 +1,7 @@
 import { asSchema } from 'ai'
 import { ToolDefinitionError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
+import { findSchemaProblem } from './find-schema-problem.js'
 import { errorMessage } from './tool-result.js'
 import type { JSONSchema } from './types.js'
 
@@ -16,8 +17,9 @@ export type InputSchema = JSONSchema | { readonly '~standard': unknown } | { rea
  * Turns any accepted `inputSchema` into a fresh plain JSON Schema object with an object root. The input is
  * never mutated; the result is the caller's own copy.
  *
- * @throws {ToolDefinitionError} when the schema cannot be read, resolves only asynchronously, or its root
- * is not an object.
+ * @throws {ToolDefinitionError} when the schema cannot be read, resolves only asynchronously, its root
+ * is not an object, it is cyclic or nests too deeply, or it has a `pattern` the linear-time engine cannot
+ * evaluate (a lookaround, a backreference).
  * @example
  * toJsonSchema(z.object({ city: z.string() }), 'get_weather') // { type: 'object', properties: { city: … }, … }
  */
@@ -28,6 +30,10 @@ export function toJsonSchema(input: InputSchema | undefined, toolName: string): 
       `Tool "${toolName}": inputSchema must describe an object, got ${typeof raw}.`,
     )
   }
+  // Before copying: a cycle or a 1,000-level nesting would otherwise fail later, per call, or misleadingly.
+  const problem = findSchemaProblem(raw)
+  if (problem !== undefined)
+    throw new ToolDefinitionError(`Tool "${toolName}": inputSchema ${problem.message}.`)
   let schema: JSONSchema
   try {
     schema = structuredClone(raw) as JSONSchema

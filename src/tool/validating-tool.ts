@@ -1,6 +1,7 @@
-import { errorResult } from './tool-result.js'
+import { capText, DEFAULT_MAX_OUTPUT_CHARS } from '../shared/cap-text.js'
+import { checkArgs, invalidArgsMessage } from './check-args.js'
+import { errorResult, toolFailed } from './tool-result.js'
 import type { Tool, ToolContext, ToolResult } from './types.js'
-import { validateArgs } from './validate-args.js'
 
 /** Runs a tool with arguments already checked against its schema. */
 export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>
@@ -9,9 +10,16 @@ export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolCon
 // `execute`, so the arguments are not checked twice on the hot path.
 const checkedArgsRunners = new WeakMap<Tool, CheckedArgsRunner>()
 
+/** What `validatingTool` takes: the tool's shape, its body, and the cap on its invalid-argument text. */
+export type ValidatingToolParts = Omit<Tool, 'execute'> & {
+  run: CheckedArgsRunner
+  /** Characters of the invalid-argument text kept. @default 100000 */
+  maxOutputChars?: number
+}
+
 /**
- * Makes a tool whose `execute` checks the arguments against `inputSchema` (an error result naming the
- * argument when they do not fit) and then calls `run`. `defineTool` and `httpTool` are built on it.
+ * Makes a tool whose `execute` checks the arguments with `checkArgs` (an error result naming the argument
+ * when they do not fit) and then calls `run`. `defineTool` and `httpTool` are built on it.
  *
  * @example
  * const ping = validatingTool({
@@ -19,16 +27,22 @@ const checkedArgsRunners = new WeakMap<Tool, CheckedArgsRunner>()
  *   run: async () => ({ output: 'pong', isError: false }),
  * })
  */
-export function validatingTool(parts: Omit<Tool, 'execute'> & { run: CheckedArgsRunner }): Tool {
-  const { run, ...shape } = parts
+export function validatingTool(parts: ValidatingToolParts): Tool {
+  const { run, maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS, ...shape } = parts
   const tool: Tool = {
     ...shape,
     execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-      const problem = validateArgs(shape.inputSchema, args)
-      if (problem !== undefined) {
-        return Promise.resolve(errorResult(`Invalid arguments for tool "${shape.name}": ${problem}`))
+      let checked: Record<string, unknown> | string
+      try {
+        checked = checkArgs(shape.inputSchema, args)
+      } catch (error) {
+        // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
+        return Promise.resolve(toolFailed(shape.name, error))
       }
-      return run(args, context)
+      if (typeof checked === 'string') {
+        return Promise.resolve(errorResult(capText(invalidArgsMessage(shape.name, checked), maxOutputChars)))
+      }
+      return run(checked, context)
     },
   }
   checkedArgsRunners.set(tool, run)
@@ -40,7 +54,8 @@ export function validatingTool(parts: Omit<Tool, 'execute'> & { run: CheckedArgs
  * {@link validatingTool} without its own check, or `tool.execute` for any other tool.
  *
  * @example
- * if (validateArgs(tool.inputSchema, args) === undefined) await runnerForCheckedArgs(tool)(args, {})
+ * const checked = checkArgs(tool.inputSchema, args)
+ * if (typeof checked !== 'string') await runnerForCheckedArgs(tool)(checked, {})
  */
 export function runnerForCheckedArgs(tool: Tool): CheckedArgsRunner {
   return checkedArgsRunners.get(tool) ?? ((args, context) => tool.execute(args, context))

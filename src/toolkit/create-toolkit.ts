@@ -7,14 +7,15 @@ import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
 import type { McpServerInfo, McpServerStatus, McpSource } from '../mcp/mcp-source.js'
+import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { SkillsSource } from '../skills/skills-source.js'
-import { coerceScalarStrings } from '../tool/coerce-args.js'
+import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
+import { findSchemaProblem } from '../tool/find-schema-problem.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
 import { DEFAULT_MAX_MEDIA_BYTES } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
-import { validateArgs } from '../tool/validate-args.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
 
@@ -76,7 +77,8 @@ export interface Toolkit extends AsyncDisposable {
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000
-const DEFAULT_MAX_OUTPUT_CHARS = 100_000
+// Names an unknown-tool answer lists; the rest are counted.
+const MAX_LISTED_TOOLS = 50
 
 /**
  * Builds a toolkit from host tools, an `mcp.json`, skill folders and HTTP endpoints. MCP servers connect in
@@ -163,24 +165,32 @@ class DefaultToolkit implements Toolkit {
 
   // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
   execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    const tool = this.#byName.get(name)
+    if (tool === undefined) return Promise.resolve(this.#unknownTool(name))
+    let checked: Record<string, unknown> | string
     try {
-      const tool = this.#byName.get(name)
-      if (tool === undefined) {
-        const available = this.#list.map((each) => each.name).join(', ') || '(none)'
-        return Promise.resolve(errorResult(`Unknown tool "${name}". Available tools: ${available}`))
-      }
-      const problem = validateArgs(tool.inputSchema, args)
-      if (problem === undefined) return runTool(tool, args, context, this.#parts.limits)
-      // A number or boolean sent as text (Gemini's string enums) still fits once read as what it says.
-      const coerced = coerceScalarStrings(tool.inputSchema, args) as Record<string, unknown>
-      if (coerced !== args && validateArgs(tool.inputSchema, coerced) === undefined) {
-        return runTool(tool, coerced, context, this.#parts.limits)
-      }
-      return Promise.resolve(errorResult(`Invalid arguments for tool "${name}": ${problem}`))
+      checked = checkArgs(tool.inputSchema, args)
     } catch (error) {
       // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
       return Promise.resolve(toolFailed(name, error))
     }
+    if (typeof checked !== 'string') return runTool(tool, checked, context, this.#parts.limits)
+    return Promise.resolve(
+      errorResult(capText(invalidArgsMessage(name, checked), this.#parts.limits.maxOutputChars)),
+    )
+  }
+
+  // The name is quoted by its start and the list is cut, so neither a 200 KB name nor 50,000 tools
+  // reach the model whole; the whole text is capped like any output.
+  #unknownTool(name: unknown): ToolResult {
+    const listed = this.#list.slice(0, MAX_LISTED_TOOLS).map((each) => each.name)
+    const more = this.#list.length - listed.length
+    const available =
+      listed.length === 0 ? '(none)' : `${listed.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`
+    const quoted = typeof name === 'string' ? quoteShort(name) : String(typeof name)
+    return errorResult(
+      capText(`Unknown tool ${quoted}. Available tools: ${available}`, this.#parts.limits.maxOutputChars),
+    )
   }
 
   register(...tools: Tool[]): void {
@@ -235,6 +245,7 @@ class DefaultToolkit implements Toolkit {
           description: tool.description,
           inputSchema: tool.inputSchema,
           source: tool.source,
+          maxOutputChars: this.#parts.limits.maxOutputChars,
           run: (args, context) => runTool(tool, args, context, this.#parts.limits),
         }),
       ),
@@ -249,6 +260,20 @@ class DefaultToolkit implements Toolkit {
         )
       }
       if (this.#parts.disabled.has(tool.name)) continue
+      // A schema from elsewhere (an MCP server, a custom Tool) that no validator can live with is left out;
+      // a pattern the linear-time engine cannot evaluate is left unchecked. Either way, with a warning.
+      const problem = findSchemaProblem(tool.inputSchema)
+      if (problem !== undefined && problem.kind !== 'pattern') {
+        this.#parts.logger.warn(
+          `Tool "${tool.name}" (${tool.source}) was left out: its inputSchema ${problem.message}.`,
+        )
+        continue
+      }
+      if (problem !== undefined) {
+        this.#parts.logger.warn(
+          `Tool "${tool.name}" (${tool.source}): its inputSchema ${problem.message}; that pattern is not checked.`,
+        )
+      }
       const first = this.#byName.get(tool.name)
       if (first !== undefined) {
         this.#parts.logger.warn(

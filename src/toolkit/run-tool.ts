@@ -1,3 +1,4 @@
+import { capText } from '../shared/cap-text.js'
 import { CallContext, LazyAbortController } from '../tool/call-context.js'
 import { capMedia } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
@@ -77,10 +78,9 @@ function capOutput(given: ToolResult, limits: RunToolLimits): ToolResult {
   const result = given.media === undefined ? given : capMedia(given, limits.maxMediaBytes)
   const { maxOutputChars } = limits
   if (result.output.length <= maxOutputChars) return result
-  const dropped = result.output.length - maxOutputChars
   return {
     ...result,
-    output: `${result.output.slice(0, maxOutputChars)}\n…[output truncated: ${dropped} more characters]`,
+    output: capText(result.output, maxOutputChars),
     metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
   }
 }

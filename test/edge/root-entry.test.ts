@@ -48,7 +48,7 @@ describe('the built root entry', () => {
     const graph = await staticGraph(join(outDir, entry))
     expect(graph.packages.filter((specifier) => nodeOnly.test(specifier))).toStrictEqual([])
     // Exactly the edge-safe dependencies; the MCP SDK, yaml and the skills loader only load on demand.
-    expect(graph.packages).toStrictEqual(['@cfworker/json-schema', 'ai'])
+    expect(graph.packages).toStrictEqual(['@cfworker/json-schema', 'ai', 're2js'])
   })
 
   it('its whole graph, packages included, bundles for an edge runtime without a Node built-in', async () => {
@@ -87,10 +87,18 @@ describe('the built root entry', () => {
       const ok = await tk.execute('get_weather', { city: 'Chennai' })
       const invalid = await tk.execute('get_weather', { city: 7 })
       const unknown = await tk.execute('nope', {})
+      // Schema patterns run on the linear-time engine, which needs no code generation either.
+      const code = defineTool({
+        name: 'code',
+        description: '',
+        inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } } },
+        execute: () => 'matched',
+      })
+      const patterns = [await code.execute({ text: 'aaaa' }), await code.execute({ text: 'a'.repeat(30) + '!' })]
       const gemini = tk.toGemini()
       const aiSdk = Object.keys(tk.toAISDK())
       await tk.close()
-      return JSON.stringify({ ok, invalid, unknown, gemini, aiSdk })
+      return JSON.stringify({ ok, invalid, unknown, patterns, gemini, aiSdk })
     })()`)
     expect(JSON.parse(outcome)).toStrictEqual({
       ok: { output: 'sunny in Chennai', isError: false },
@@ -100,6 +108,10 @@ describe('the built root entry', () => {
         isError: true,
       },
       unknown: { output: 'Unknown tool "nope". Available tools: get_weather', isError: true },
+      patterns: [
+        { output: 'matched', isError: false },
+        { output: 'Invalid arguments for tool "code": text: must match the pattern "^(a+)+$"', isError: true },
+      ],
       gemini: [
         {
           functionDeclarations: [
