@@ -110,7 +110,10 @@ describe('the built root entry', () => {
       unknown: { output: 'Unknown tool "nope". Available tools: get_weather', isError: true },
       patterns: [
         { output: 'matched', isError: false },
-        { output: 'Invalid arguments for tool "code": text: must match the pattern "^(a+)+$"', isError: true },
+        {
+          output: 'Invalid arguments for tool "code": text: must match the pattern "^(a+)+$"',
+          isError: true,
+        },
       ],
       gemini: [
         {
