@@ -1,11 +1,31 @@
 // The drop-in `POST` for a Next.js App Router route that `useChat` talks to. Web APIs and `ai` only: the
 // same handler runs on the Node and the edge runtime.
-import { convertToModelMessages, type ModelMessage, type UIMessage, validateUIMessages } from 'ai'
-import type { RunEvent, RunOptions } from '../loop/types.js'
-import { isRecord } from '../shared/is-record.js'
+//
+// It faces browsers, so it trusts no history a client sends. Two modes:
+// - store mode (`store`): the server keeps the transcript by chat id; a request adds only its new user
+//   message, whatever else the body carries;
+// - signed stateless mode (no store): every answer streamed ends with its own model messages, signed
+//   (HMAC-SHA256, `secret`); on the next request an assistant message counts only through that signed
+//   transcript, and one without a valid signature is left out.
+// In both, client `system` messages are dropped and client `providerMetadata` never reaches a provider.
+import type { ModelMessage } from 'ai'
+import { ConfigError } from '../errors.js'
+import type { Awaitable, RunEvent, RunOptions } from '../loop/types.js'
+import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
+import { consoleLogger, type Logger } from '../shared/logger.js'
+import type { ConversationStore } from '../stores/conversation-store.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
+import { convertUserMessages } from './convert-user-messages.js'
+import {
+  type ChatLimits,
+  type ChatRequest,
+  DEFAULT_CHAT_LIMITS,
+  type ResolvedChatLimits,
+  readChatRequest,
+} from './read-chat-request.js'
+import { readSignedAnswer, signAnswer } from './signed-answer.js'
 
 /**
  * What the handler needs of a client: `createClient({ model })` over an AI SDK model is one.
@@ -29,13 +49,8 @@ export type ToolkitSource =
   | PromiseLike<Toolkit>
   | ((request: Request) => Toolkit | PromiseLike<Toolkit>)
 
-/**
- * What `createChatHandler` takes.
- *
- * @example
- * const options: ChatHandlerOptions = { client, toolkit: getToolkit, system: 'Answer in French.' }
- */
-export interface ChatHandlerOptions {
+/** What both modes take. */
+interface CommonChatHandlerOptions {
   /** Runs the conversation: `createClient({ model })`. */
   client: ChatClient
   /**
@@ -43,49 +58,116 @@ export interface ChatHandlerOptions {
    * build one per user from the request); it keeps `next build` from starting MCP servers at import.
    */
   toolkit?: ToolkitSource
-  /** A system message put before the conversation (besides the client's own `system`). */
+  /** A system message put before the conversation (the client's own `system` comes first). */
   system?: string
   /** The text the browser sees when the run fails. Default: the error's message. */
   onError?: (error: unknown) => string
+  /** How much one request may carry. @default { bodyBytes: 4_000_000, messages: 1_000, parts: 10_000 } */
+  limits?: ChatLimits
+  /** Where the handler warns (a history whose signatures do not verify, a store that failed). @default console */
+  logger?: Logger
 }
-
-/** The body `useChat` sends (`DefaultChatTransport`). */
-interface ChatRequestBody {
-  id?: string
-  messages: UIMessage[]
-  trigger?: 'submit-message' | 'regenerate-message'
-}
-
-const EXPECTED =
-  'Expected the body useChat sends: { id: string, messages: UIMessage[], trigger: "submit-message" | "regenerate-message" }.'
-const ROLES = new Set(['system', 'user', 'assistant'])
 
 /**
- * Makes the `POST` handler of a chat route: reads `useChat`'s body, converts its UI messages (earlier tool
- * calls and results included) with the AI SDK's `convertToModelMessages`, runs `client.stream` with the
- * toolkit, and answers with the AI SDK UI message stream. A body that is not `useChat`'s gets a 400 with a
- * JSON `{ error }` saying what is wrong; a client that disconnects aborts the run.
+ * Store mode: the server owns the transcript. It loads the conversation by the chat `id`, takes only the
+ * new user message from the body (the last one; a client may send only that one, as `{ id, message }`)
+ * and saves the conversation back, so any instance sharing the store can continue it.
+ */
+export interface StoreChatHandlerOptions extends CommonChatHandlerOptions {
+  /** Where conversations live: one shared store (Redis, Postgres) for N instances. */
+  store: ConversationStore<ModelMessage>
+  /**
+   * The store key of a request's conversation. The chat id comes from the browser: scope it to the
+   * signed-in user here, or anyone who learns an id can continue (and read through the model) that
+   * conversation. @default the chat id
+   *
+   * @example
+   * conversationId: async ({ id, request }) => `${(await auth(request)).userId}:${id}`
+   */
+  conversationId?: (context: { id: string; request: Request }) => Awaitable<string>
+  secret?: undefined
+}
+
+/**
+ * Signed stateless mode: the browser keeps the transcript, and every answer the server streams carries
+ * its model messages signed with `secret`; assistant messages that do not carry a valid signature never
+ * reach the model.
+ */
+export interface SignedChatHandlerOptions extends CommonChatHandlerOptions {
+  store?: undefined
+  conversationId?: undefined
+  /**
+   * The HMAC key, at least 32 characters (`openssl rand -base64 32`). Omitted: a random one made once per
+   * process, so one instance works with no configuration; N instances (or a restart that should keep
+   * conversations going) need the same `secret`.
+   */
+  secret?: string
+}
+
+/**
+ * What `createChatHandler` takes: `store` for store mode, else the signed stateless mode.
+ *
+ * @example
+ * const options: ChatHandlerOptions = { client, toolkit: getToolkit, system: 'Answer in French.', secret: process.env.CHAT_SECRET }
+ */
+export type ChatHandlerOptions = StoreChatHandlerOptions | SignedChatHandlerOptions
+
+/** The longest conversation id the store mode takes. */
+const MAX_ID_LENGTH = 256
+
+/** The random key of handlers given no `secret`: one per process, so its handlers agree. */
+let processSigner: Signer | undefined
+
+/** How a request's transcript is built, and what is kept when its run finishes. */
+interface Conversation {
+  /** What the model sees before the run, without the handler's `system`. */
+  messages: ModelMessage[]
+  /** Called just before the run. */
+  begin(): Promise<void>
+  /** Called with the run's new model messages; returns the answer's metadata. */
+  finish(added: ModelMessage[]): Promise<Record<string, unknown> | undefined>
+}
+
+/**
+ * Makes the `POST` handler of a chat route: reads `useChat`'s body within `limits`, builds the
+ * transcript the model sees — from the `store` by chat id (store mode), or from the client's history
+ * where only user messages and the assistant answers this server signed count (signed stateless mode) —
+ * runs `client.stream` with the toolkit, and answers with the AI SDK UI message stream. A body that is
+ * not `useChat`'s gets a 400 (413 when too large) with a JSON `{ error }` saying what is wrong; a client
+ * that disconnects aborts the run.
  *
  * @example
  * // app/api/chat/route.ts
  * import { createClient, createToolkit } from 'toolnexus'
  * import { createChatHandler } from 'toolnexus/next'
  * const toolkit = createToolkit({ mcpConfig: 'mcp.json' })
- * export const POST = createChatHandler({ client: createClient({ model: 'openai/gpt-5-mini' }), toolkit: () => toolkit })
+ * export const POST = createChatHandler({
+ *   client: createClient({ model: 'openai/gpt-5-mini' }),
+ *   toolkit: () => toolkit,
+ *   secret: process.env.CHAT_SECRET,
+ * })
  */
 export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
-  const { client, system, onError } = options
-  return async (request) => {
-    const parsed = await readChatRequest(request)
-    if (typeof parsed === 'string') return jsonError(400, parsed)
+  if (typeof options !== 'object' || options === null || typeof options.client?.stream !== 'function') {
+    throw new ConfigError(
+      'createChatHandler needs { client }, a client from createClient({ model }), like createChatHandler({ client, toolkit }).',
+    )
+  }
+  const { client, system, onError, logger = consoleLogger } = options
+  const limits = readLimits(options.limits)
+  const mode = readMode(options)
 
-    let messages: ModelMessage[]
-    try {
-      messages = await convertToModelMessages(parsed.messages)
-    } catch (error) {
-      return jsonError(400, `The messages cannot be converted for the model: ${errorMessage(error)}`)
+  return async (request) => {
+    const reading = await readChatRequest(request, limits)
+    if (!reading.ok) return jsonError(reading.status, reading.error)
+    const chat = reading.request
+    const last = chat.messages.at(-1)
+    if (last?.role !== 'user') {
+      return jsonError(
+        400,
+        `The last message must be the user's (role "user"), not ${JSON.stringify(last?.role)}: it is what the model answers.`,
+      )
     }
-    if (system !== undefined && system !== '') messages = [{ role: 'system', content: system }, ...messages]
 
     let toolkit: Toolkit | undefined
     try {
@@ -94,16 +176,182 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return jsonError(500, `The toolkit could not be created: ${errorMessage(error)}`)
     }
 
+    let conversation: Conversation | string
+    try {
+      conversation =
+        mode.kind === 'store'
+          ? await storedConversation({ ...mode, chat, request })
+          : await signedConversation({ signer: mode.signer, chat, logger })
+      if (typeof conversation !== 'string') await conversation.begin()
+    } catch (error) {
+      // The store's own message may name hosts; the browser gets a plain answer, the log the detail.
+      logger.warn(`The conversation store failed: ${errorMessage(error)}`)
+      return jsonError(503, 'The conversation store is unavailable. Try again later.')
+    }
+    if (typeof conversation === 'string') return jsonError(400, conversation)
+
+    const prompt: ModelMessage[] =
+      system !== undefined && system !== ''
+        ? [{ role: 'system', content: system }, ...conversation.messages]
+        : conversation.messages
     // Passed as is: the loop checks a signal by its shape, so one from the edge runtime's realm works.
     const signal = request.signal
     const runOptions: RunOptions<ModelMessage> = { signal }
     if (toolkit !== undefined) runOptions.toolkit = toolkit
-    const events = client.stream(messages, runOptions)
+    const events = client.stream(prompt, runOptions)
+    const finish = conversation.finish
     return toUIMessageStreamResponse(events, {
       signal,
       ...(onError === undefined ? {} : { onError }),
+      messageMetadata: (result) => finish(result.messages.slice(prompt.length)),
     })
   }
+}
+
+type Mode =
+  | {
+      kind: 'store'
+      store: ConversationStore<ModelMessage>
+      conversationId: NonNullable<StoreChatHandlerOptions['conversationId']> | undefined
+    }
+  | { kind: 'signed'; signer: Signer }
+
+function readMode(options: ChatHandlerOptions): Mode {
+  if (options.store !== undefined) {
+    const { store, conversationId } = options
+    if (typeof store?.get !== 'function' || typeof store.save !== 'function') {
+      throw new ConfigError('`store` must be a ConversationStore, like new InMemoryConversationStore().')
+    }
+    if (options.secret !== undefined) {
+      throw new ConfigError(
+        '`secret` and `store` are two modes: with a store the server keeps the transcript and signs nothing. Pass one of them.',
+      )
+    }
+    if (conversationId !== undefined && typeof conversationId !== 'function') {
+      throw new ConfigError('`conversationId` must be a function ({ id, request }) => the store key.')
+    }
+    return { kind: 'store', store, conversationId }
+  }
+  const { secret } = options
+  if (secret === undefined) {
+    processSigner ??= createHmacSigner()
+    return { kind: 'signed', signer: processSigner }
+  }
+  if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `\`secret\` must be a text of at least ${MIN_SECRET_LENGTH} characters (openssl rand -base64 32 makes one); got ${typeof secret === 'string' ? `${secret.length} characters` : typeof secret}.`,
+    )
+  }
+  return { kind: 'signed', signer: createHmacSigner({ secret }) }
+}
+
+function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
+  if (limits === undefined) return DEFAULT_CHAT_LIMITS
+  if (typeof limits !== 'object' || limits === null) {
+    throw new ConfigError(
+      '`limits` must be an object, like { bodyBytes: 1_000_000, messages: 200, parts: 2_000 }.',
+    )
+  }
+  const resolved = { ...DEFAULT_CHAT_LIMITS }
+  for (const key of ['bodyBytes', 'messages', 'parts'] as const) {
+    const value = limits[key]
+    if (value === undefined) continue
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ConfigError(`\`limits.${key}\` must be a whole number of at least 1; got ${String(value)}.`)
+    }
+    resolved[key] = value
+  }
+  return resolved
+}
+
+/**
+ * Store mode: the transcript is the store's; the body gives the new user message only. `regenerate`
+ * answers the stored conversation's last user message again. The user message is saved before the run,
+ * so a run that fails keeps the question (and `regenerate` finds it); the answer is saved with it after.
+ */
+async function storedConversation(input: {
+  store: ConversationStore<ModelMessage>
+  conversationId: StoreChatHandlerOptions['conversationId']
+  chat: ChatRequest
+  request: Request
+}): Promise<Conversation | string> {
+  const { store, chat, request } = input
+  if (chat.id === undefined || chat.id === '') {
+    return '"id" is required: it names the conversation the server keeps (useChat sends it).'
+  }
+  if (chat.id.length > MAX_ID_LENGTH) {
+    return `"id" is ${chat.id.length} characters long, more than the limit of ${MAX_ID_LENGTH}.`
+  }
+  const key =
+    input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
+  const stored = (await store.get(key)) ?? []
+  let messages: ModelMessage[]
+  if (chat.trigger === 'regenerate-message') {
+    let lastUser = stored.length - 1
+    while (lastUser >= 0 && stored[lastUser]?.role !== 'user') lastUser--
+    if (lastUser === -1) return 'There is nothing to regenerate: the conversation has no user message yet.'
+    messages = stored.slice(0, lastUser + 1)
+  } else {
+    const added = await convertUserMessages(chat.messages.slice(-1))
+    if (added.length === 0) return 'The new user message has no text or file part to answer.'
+    messages = [...stored, ...added]
+  }
+  return {
+    messages,
+    begin: async () => {
+      await store.save(key, messages)
+    },
+    finish: async (added) => {
+      await store.save(key, [...messages, ...added])
+      return undefined
+    },
+  }
+}
+
+/**
+ * Signed stateless mode: user messages count as text and files; an assistant message counts only as the
+ * signed transcript it carries, never as its parts; system messages are dropped.
+ */
+async function signedConversation(input: {
+  signer: Signer
+  chat: ChatRequest
+  logger: Logger
+}): Promise<Conversation> {
+  const { signer, chat, logger } = input
+  const messages: ModelMessage[] = []
+  let altered = 0
+  for (const message of chat.messages) {
+    switch (message.role) {
+      case 'user':
+        messages.push(...(await convertUserMessages([message])))
+        break
+      case 'assistant': {
+        const reading = await readSignedAnswer<ModelMessage>(signer, message)
+        if (reading.kind === 'signed') messages.push(...reading.messages)
+        else if (reading.kind === 'altered') altered += 1
+        break
+      }
+      case 'system':
+        // The server's `system` is the only system prompt; a browser's never becomes one.
+        break
+      default:
+        assertNever(message.role)
+    }
+  }
+  if (altered > 0) {
+    logger.warn(
+      `createChatHandler left out ${altered} assistant message(s) whose signature does not verify: altered by the client, or signed with another secret (give every instance the same \`secret\`).`,
+    )
+  }
+  return {
+    messages,
+    begin: async () => {},
+    finish: (added) => signAnswer(signer, added),
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected message role: ${String(value)}`)
 }
 
 async function resolveToolkit(
@@ -112,48 +360,6 @@ async function resolveToolkit(
 ): Promise<Toolkit | undefined> {
   if (typeof source === 'function') return await source(request)
   return await source
-}
-
-/** The request's body as useChat's, or the reason it is not. */
-async function readChatRequest(request: Request): Promise<ChatRequestBody | string> {
-  let body: unknown
-  try {
-    body = await request.json()
-  } catch (error) {
-    return `The request body is not JSON (${errorMessage(error)}). ${EXPECTED}`
-  }
-  if (!isRecord(body)) return `The request body is not an object. ${EXPECTED}`
-  const { id, messages, trigger } = body
-  if (id !== undefined && typeof id !== 'string') return `"id" must be a string. ${EXPECTED}`
-  if (trigger !== undefined && !isTrigger(trigger)) {
-    return `"trigger" must be "submit-message" or "regenerate-message", not ${JSON.stringify(trigger)}. ${EXPECTED}`
-  }
-  if (!Array.isArray(messages)) return `"messages" must be an array of UI messages. ${EXPECTED}`
-  if (messages.length === 0) return `"messages" is empty: there is nothing to answer. ${EXPECTED}`
-  for (const [index, message] of messages.entries()) {
-    if (!isRecord(message)) return `messages[${index}] is not an object. ${EXPECTED}`
-    if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
-      return `messages[${index}].role must be "system", "user" or "assistant", not ${JSON.stringify(message.role)}.`
-    }
-    if (!Array.isArray(message.parts)) {
-      return `messages[${index}].parts must be an array (UI messages of ai 5 and later; "content" strings are the older format).`
-    }
-  }
-  try {
-    // The AI SDK's own check of every part; it answers with the path of the first bad field.
-    const validated = await validateUIMessages({ messages })
-    return {
-      messages: validated,
-      ...(id === undefined ? {} : { id }),
-      ...(trigger === undefined ? {} : { trigger }),
-    }
-  } catch (error) {
-    return `The messages are not valid UI messages: ${errorMessage(error)}`
-  }
-}
-
-function isTrigger(value: unknown): value is NonNullable<ChatRequestBody['trigger']> {
-  return value === 'submit-message' || value === 'regenerate-message'
 }
 
 function jsonError(status: number, error: string): Response {

@@ -9,5 +9,8 @@ export {
   type ChatClient,
   type ChatHandlerOptions,
   createChatHandler,
+  type SignedChatHandlerOptions,
+  type StoreChatHandlerOptions,
   type ToolkitSource,
 } from './create-chat-handler.js'
+export type { ChatLimits } from './read-chat-request.js'

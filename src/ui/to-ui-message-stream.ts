@@ -1,7 +1,7 @@
 // RunEvents → the AI SDK UI message stream (the SSE protocol `useChat` reads). Web APIs only: this runs on
 // edge runtimes. Only chunk types that `ai` 6 and 7 both parse are written.
 
-import type { RunEvent } from '../loop/types.js'
+import type { Awaitable, RunEvent, RunResult } from '../loop/types.js'
 import { errorMessage } from '../tool/tool-result.js'
 
 /**
@@ -39,7 +39,7 @@ export type UIMessageStreamChunk =
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic: true }
   | { type: 'file'; url: string; mediaType: string }
   | { type: 'finish-step' }
-  | { type: 'finish'; finishReason: string }
+  | { type: 'finish'; finishReason: string; messageMetadata?: unknown }
   | { type: 'error'; errorText: string }
 
 /**
@@ -48,7 +48,7 @@ export type UIMessageStreamChunk =
  * @example
  * const init: UIMessageStreamResponseInit = { signal: request.signal, onError: () => 'Something went wrong.' }
  */
-export interface UIMessageStreamResponseInit extends ResponseInit {
+export interface UIMessageStreamResponseInit<Message = unknown> extends ResponseInit {
   /**
    * The text the browser sees when the run fails (the `error` chunk). Default: the error's message —
    * toolnexus errors never carry secrets, but return something generic here if your provider's might.
@@ -56,6 +56,12 @@ export interface UIMessageStreamResponseInit extends ResponseInit {
   onError?: (error: unknown) => string
   /** Stops reading the run when aborted (pass the request's signal); the stream then ends quietly. */
   signal?: AbortSignal
+  /**
+   * Called with the run's result when it finishes, before the `finish` chunk: what it returns becomes the
+   * assistant message's `metadata` (`readUIMessageStream` keeps it, `useChat` posts it back). A throw
+   * becomes the `error` chunk instead of `finish`.
+   */
+  messageMetadata?: (result: RunResult<Message>) => Awaitable<Record<string, unknown> | undefined>
 }
 
 /**
@@ -163,15 +169,17 @@ function createChunkTranslator(): {
  *   return toUIMessageStreamResponse(events, { signal: request.signal })
  * }
  */
-export function toUIMessageStreamResponse(
-  events: AsyncIterable<RunEvent<unknown>>,
-  init: UIMessageStreamResponseInit = {},
+export function toUIMessageStreamResponse<Message>(
+  events: AsyncIterable<RunEvent<Message>>,
+  init: UIMessageStreamResponseInit<Message> = {},
 ): Response {
-  const { onError = errorMessage, signal, headers, ...responseInit } = init
+  const { onError = errorMessage, signal, headers, messageMetadata, ...responseInit } = init
   const encoder = new TextEncoder()
   const translator = createChunkTranslator()
   const iterator = events[Symbol.asyncIterator]()
   let done = false
+  // The reader went away: nothing may be enqueued any more.
+  let cancelled = false
 
   const stop = (): void => {
     if (done) return
@@ -216,12 +224,27 @@ export function toUIMessageStreamResponse(
             send(translator.close()) // ended without `finish`: still close what is open
             return end()
           }
-          const chunks = translator.translate(next.value)
-          send(chunks)
           if (next.value.type === 'finish') {
+            const finish = next.value
             stop()
+            let metadata: Record<string, unknown> | undefined
+            try {
+              metadata = await messageMetadata?.(finish.result)
+            } catch (error) {
+              if (cancelled || signal?.aborted) return closeQuietly()
+              send([...translator.close(), { type: 'error', errorText: safeErrorText(onError, error) }])
+              return end()
+            }
+            if (cancelled || signal?.aborted) return closeQuietly()
+            const chunks = translator.translate(finish)
+            if (metadata !== undefined) {
+              for (const chunk of chunks) if (chunk.type === 'finish') chunk.messageMetadata = metadata
+            }
+            send(chunks)
             return end()
           }
+          const chunks = translator.translate(next.value)
+          send(chunks)
           if (chunks.length > 0) return
         }
       } catch (error) {
@@ -231,6 +254,7 @@ export function toUIMessageStreamResponse(
       }
     },
     cancel() {
+      cancelled = true
       stop()
     },
   })

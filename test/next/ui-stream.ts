@@ -28,6 +28,16 @@ export interface ChatExchange {
   requestBody: unknown
 }
 
+/** How the browser side sends. */
+export interface ChatThroughOptions {
+  /** The chat id. @default 'chat-1' */
+  chatId?: string
+  /** @default 'submit-message' */
+  trigger?: 'submit-message' | 'regenerate-message'
+  /** Send only the newest message, as `{ id, message }` (the AI SDK's `prepareSendMessagesRequest` pattern). */
+  onlyLastMessage?: boolean
+}
+
 /**
  * Sends `messages` as `useChat` does (`DefaultChatTransport`, its fetch going to `handler` in-process) and
  * reads the answer into the assistant message.
@@ -35,10 +45,19 @@ export interface ChatExchange {
 export async function chatThrough(
   handler: (request: Request) => Promise<Response>,
   messages: UIMessage[],
+  options: ChatThroughOptions = {},
 ): Promise<ChatExchange> {
+  const { chatId = 'chat-1', trigger = 'submit-message', onlyLastMessage = false } = options
   let requestBody: unknown
   const transport = new DefaultChatTransport<UIMessage>({
     api: 'http://localhost/api/chat',
+    ...(onlyLastMessage
+      ? {
+          prepareSendMessagesRequest: ({ id, messages: all }) => ({
+            body: { id, message: all[all.length - 1] },
+          }),
+        }
+      : {}),
     fetch: async (input, init) => {
       const request = new Request(input, init)
       requestBody = await request.clone().json()
@@ -46,9 +65,9 @@ export async function chatThrough(
     },
   })
   const stream = await transport.sendMessages({
-    chatId: 'chat-1',
+    chatId,
     messages,
-    trigger: 'submit-message',
+    trigger,
     messageId: undefined,
     abortSignal: undefined,
   })
