@@ -9,11 +9,12 @@
 //   transcript, and one without a valid signature is left out.
 // In both, client `system` messages are dropped and client `providerMetadata` never reaches a provider.
 import type { ModelMessage } from 'ai'
-import { ConfigError } from '../errors.js'
+import { ConfigError, StoreError } from '../errors.js'
 import type { Awaitable, RunEvent, RunOptions } from '../loop/types.js'
 import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
+import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
@@ -112,6 +113,9 @@ export interface SignedChatHandlerOptions extends CommonChatHandlerOptions {
  */
 export type ChatHandlerOptions = StoreChatHandlerOptions | SignedChatHandlerOptions
 
+/** Saves of one question that keep losing the race to other instances before the handler gives up. */
+const MAX_SAVE_ATTEMPTS = 10
+
 /** The longest conversation id the store mode takes. */
 const MAX_ID_LENGTH = 256
 
@@ -122,8 +126,6 @@ let processSigner: Signer | undefined
 interface Conversation {
   /** What the model sees before the run, without the handler's `system`. */
   messages: ModelMessage[]
-  /** Called just before the run. */
-  begin(): Promise<void>
   /** Called with the run's new model messages; returns the answer's metadata. */
   finish(added: ModelMessage[]): Promise<Record<string, unknown> | undefined>
 }
@@ -182,11 +184,14 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         mode.kind === 'store'
           ? await storedConversation({ ...mode, chat, request })
           : await signedConversation({ signer: mode.signer, chat, logger })
-      if (typeof conversation !== 'string') await conversation.begin()
     } catch (error) {
-      // The store's own message may name hosts; the browser gets a plain answer, the log the detail.
-      logger.warn(`The conversation store failed: ${errorMessage(error)}`)
-      return jsonError(503, 'The conversation store is unavailable. Try again later.')
+      if (!StoreError.isInstance(error)) throw error
+      // A StoreError's message names the operation and the conversation, never a URL or a password.
+      logger.warn(error.message)
+      return jsonError(
+        503,
+        `The conversation store is unavailable (its ${error.operation} failed). Try again later.`,
+      )
     }
     if (typeof conversation === 'string') return jsonError(400, conversation)
 
@@ -219,7 +224,7 @@ type Mode =
 function readMode(options: ChatHandlerOptions): Mode {
   if (options.store !== undefined) {
     const { store, conversationId } = options
-    if (typeof store?.get !== 'function' || typeof store.save !== 'function') {
+    if (typeof store?.load !== 'function' || typeof store.save !== 'function') {
       throw new ConfigError('`store` must be a ConversationStore, like new InMemoryConversationStore().')
     }
     if (options.secret !== undefined) {
@@ -266,8 +271,10 @@ function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
 
 /**
  * Store mode: the transcript is the store's; the body gives the new user message only. `regenerate`
- * answers the stored conversation's last user message again. The user message is saved before the run,
- * so a run that fails keeps the question (and `regenerate` finds it); the answer is saved with it after.
+ * answers the stored conversation's last user message again. The question is saved before the run, so a
+ * run that fails keeps it (and `regenerate` then finds it); the answer is appended when the run finishes,
+ * after whatever another instance appended meanwhile. Every write is a compare-and-set on the store's
+ * version: nothing here depends on process-local state.
  */
 async function storedConversation(input: {
   store: ConversationStore<ModelMessage>
@@ -284,28 +291,39 @@ async function storedConversation(input: {
   }
   const key =
     input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
-  const stored = (await store.get(key)) ?? []
-  let messages: ModelMessage[]
-  if (chat.trigger === 'regenerate-message') {
-    let lastUser = stored.length - 1
-    while (lastUser >= 0 && stored[lastUser]?.role !== 'user') lastUser--
-    if (lastUser === -1) return 'There is nothing to regenerate: the conversation has no user message yet.'
-    messages = stored.slice(0, lastUser + 1)
-  } else {
-    const added = await convertUserMessages(chat.messages.slice(-1))
-    if (added.length === 0) return 'The new user message has no text or file part to answer.'
-    messages = [...stored, ...added]
+  const question =
+    chat.trigger === 'regenerate-message' ? undefined : await convertUserMessages(chat.messages.slice(-1))
+  if (question?.length === 0) return 'The new user message has no text or file part to answer.'
+
+  for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
+    const loaded = await callStore('load', key, () => store.load(key))
+    const stored = loaded?.messages ?? []
+    let messages: ModelMessage[]
+    if (question === undefined) {
+      let lastUser = stored.length - 1
+      while (lastUser >= 0 && stored[lastUser]?.role !== 'user') lastUser--
+      if (lastUser === -1) return 'There is nothing to regenerate: the conversation has no user message yet.'
+      messages = stored.slice(0, lastUser + 1)
+    } else {
+      messages = [...stored, ...question]
+    }
+    const record = loaded?.suspended === undefined ? { messages } : { messages, suspended: loaded.suspended }
+    const saved = await callStore('save', key, () => store.save(key, record, loaded?.version ?? 0))
+    if (!saved) continue
+    return {
+      messages,
+      finish: async (added) => {
+        const current = await callStore('load', key, () => store.load(key))
+        const kept = current?.suspended === undefined ? {} : { suspended: current.suspended }
+        await saveTurn({ store, id: key, loaded: current, turn: added, ...kept })
+        return undefined
+      },
+    }
   }
-  return {
-    messages,
-    begin: async () => {
-      await store.save(key, messages)
-    },
-    finish: async (added) => {
-      await store.save(key, [...messages, ...added])
-      return undefined
-    },
-  }
+  throw new StoreError(
+    `Conversation ${quoteId(key)} changed under each of ${MAX_SAVE_ATTEMPTS} saves of this question; nothing was written.`,
+    { operation: 'save' },
+  )
 }
 
 /**
@@ -345,7 +363,6 @@ async function signedConversation(input: {
   }
   return {
     messages,
-    begin: async () => {},
     finish: (added) => signAnswer(signer, added),
   }
 }

@@ -439,7 +439,7 @@ describe(`createChatHandler store mode (ai ${aiMajor})`, () => {
       content: [{ type: 'text', text: 'What was the sum?' }],
     })
     expect(toolPartsOf(sentOne)).toHaveLength(2)
-    expect((await store.get('chat-1'))?.map((message) => message.role)).toStrictEqual([
+    expect((await store.load('chat-1'))?.messages.map((message) => message.role)).toStrictEqual([
       'user',
       'assistant',
       'tool',
@@ -457,6 +457,24 @@ describe(`createChatHandler store mode (ai ${aiMajor})`, () => {
     const history = await genuineExchange(first)
     await chatThrough(second, [...history, userMessage('u2', 'And?')], { onlyLastMessage: true })
     expect(toolPartsOf(lastPrompt(otherModel))).toHaveLength(2)
+  })
+
+  it('loses no turn when two instances answer the same conversation at once', async () => {
+    const store = new InMemoryConversationStore<ModelMessage>()
+    const first = handlerFor('store', { model: addingModel(), store })
+    const second = handlerFor('store', { model: answeringModel(), store })
+    const results = await Promise.all([
+      chatThrough(first, [userMessage('u1', 'Add 2 and 3.')], { onlyLastMessage: true }),
+      chatThrough(second, [userMessage('u2', 'Hello?')], { onlyLastMessage: true }),
+    ])
+    expect(results.flatMap((result) => result.errors)).toStrictEqual([])
+    const saved = (await store.load('chat-1'))?.messages ?? []
+    const texts = JSON.stringify(saved)
+    for (const expected of ['Add 2 and 3.', 'Hello?', 'It is 5.', 'OK.', '"call-add"']) {
+      expect(texts).toContain(expected)
+    }
+    expect(saved.filter((message) => message.role === 'user')).toHaveLength(2)
+    expect(saved.filter((message) => message.role === 'tool')).toHaveLength(1)
   })
 
   it('regenerates the last answer from the stored question, also after a failed run', async () => {
@@ -477,7 +495,10 @@ describe(`createChatHandler store mode (ai ${aiMajor})`, () => {
     expect(lastPrompt(model).map(({ role }) => role)).toStrictEqual(['system', 'user'])
     await chatThrough(handler, [userMessage('u1', 'Hi')], { trigger: 'regenerate-message' })
     expect(lastPrompt(model).map(({ role }) => role)).toStrictEqual(['system', 'user'])
-    expect((await store.get('chat-1'))?.map((message) => message.role)).toStrictEqual(['user', 'assistant'])
+    expect((await store.load('chat-1'))?.messages.map((message) => message.role)).toStrictEqual([
+      'user',
+      'assistant',
+    ])
   })
 
   it('keys conversations by conversationId, and needs a chat id', async () => {
@@ -490,8 +511,8 @@ describe(`createChatHandler store mode (ai ${aiMajor})`, () => {
     const asAda = post({ id: 'c1', messages: [userMessage('u1', 'Hi, I am Ada')] })
     asAda.headers.set('x-user', 'ada')
     await sseChunks(await handler(asAda))
-    expect(await store.get('ada:c1')).toHaveLength(2)
-    expect(await store.get('c1')).toBeUndefined()
+    expect((await store.load('ada:c1'))?.messages).toHaveLength(2)
+    expect(await store.load('c1')).toBeUndefined()
 
     const withoutId = await handler(post({ messages: [userMessage('u1', 'Hi')] }))
     expect(withoutId.status).toBe(400)
@@ -505,16 +526,18 @@ describe(`createChatHandler store mode (ai ${aiMajor})`, () => {
       client: createClient({ model }),
       logger: { warn: (message) => warnings.push(message) },
       store: {
-        get: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
-        save: () => Promise.resolve(),
+        load: () => Promise.reject(new Error('connect ECONNREFUSED redis://:hunter2@127.0.0.1:6379')),
+        save: () => Promise.resolve(true),
+        delete: () => {},
       },
     })
     const response = await handler(post({ id: 'c', messages: [userMessage('u1', 'Hi')] }))
     expect(response.status).toBe(503)
     expect(await response.json()).toStrictEqual({
-      error: 'The conversation store is unavailable. Try again later.',
+      error: 'The conversation store is unavailable (its load failed). Try again later.',
     })
-    expect(warnings.join('\n')).toContain('ECONNREFUSED')
+    expect(warnings.join('\n')).toContain('failed to load conversation "c"')
+    expect(warnings.join('\n')).not.toContain('hunter2')
     expect(model.doStreamCalls).toHaveLength(0)
   })
 })
