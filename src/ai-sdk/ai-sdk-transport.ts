@@ -19,6 +19,7 @@ import type {
   SpecMessage,
   SpecStreamPart,
 } from './language-model-spec.js'
+import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
 import { takesImagesInToolResults, toolResultOutput } from './tool-result-media.js'
 
@@ -86,12 +87,21 @@ export function createAISDKTransport(options: { model: SpecLanguageModel }): Tra
 class AISDKTransport implements Transport<ModelMessage> {
   readonly #model: SpecLanguageModel
   readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
+  #description: Transport<ModelMessage>['model'] | undefined
 
   readonly #takesImages: boolean
 
   constructor(model: SpecLanguageModel) {
     this.#model = model
     this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
+  }
+
+  get model(): Transport<ModelMessage>['model'] {
+    this.#description ??= {
+      provider: mapGenAIProviderName(String(this.#model.provider)),
+      id: String(this.#model.modelId),
+    }
+    return this.#description
   }
 
   userMessage(prompt: string): ModelMessage {
@@ -108,6 +118,7 @@ class AISDKTransport implements Transport<ModelMessage> {
       usage: normalizeUsage(result.usage),
       finishReason: normalizeFinishReason(result.finishReason),
       response: result,
+      metadata: result.response as { id?: unknown; modelId?: unknown } | undefined,
     })
   }
 
@@ -119,6 +130,7 @@ class AISDKTransport implements Transport<ModelMessage> {
     const turn = new TurnBuilder()
     const open = new Map<string, SpecContentPart>()
     let finish: SpecStreamPart | undefined
+    let metadata: SpecStreamPart | undefined
     let done = false
     try {
       while (true) {
@@ -156,6 +168,9 @@ class AISDKTransport implements Transport<ModelMessage> {
           case 'finish':
             finish = part
             break
+          case 'response-metadata':
+            metadata = part
+            break
           case 'error':
             throw part.error
           default:
@@ -176,6 +191,7 @@ class AISDKTransport implements Transport<ModelMessage> {
         usage,
         finishReason,
         response: { ...result, stream: undefined, content: turn.content, usage: finish?.usage, finishReason },
+        metadata,
       }),
     }
   }
@@ -286,6 +302,8 @@ class TurnBuilder {
     usage: ModelTurn<ModelMessage>['usage']
     finishReason: string
     response: unknown
+    /** Where the provider said which response and model this was (`response` of a result, a stream's `response-metadata`). */
+    metadata: { id?: unknown; modelId?: unknown } | undefined
   }): ModelTurn<ModelMessage> {
     let text = ''
     const parts: AssistantPart[] = []
@@ -314,7 +332,7 @@ class TurnBuilder {
       if (part.providerMetadata !== undefined) assistantPart.providerOptions = part.providerMetadata
       parts.push(assistantPart)
     }
-    return {
+    const turn: ModelTurn<ModelMessage> = {
       text,
       toolCalls: this.#toolCalls,
       usage: options.usage,
@@ -322,6 +340,11 @@ class TurnBuilder {
       message: parts.length === 0 ? undefined : { role: 'assistant', content: parts },
       response: options.response,
     }
+    const id = options.metadata?.id
+    const modelId = options.metadata?.modelId
+    if (typeof id === 'string') turn.responseId = id
+    if (typeof modelId === 'string') turn.responseModel = modelId
+    return turn
   }
 }
 

@@ -148,6 +148,8 @@ export interface SpecStreamPart {
   usage?: SpecUsage
   finishReason?: SpecFinishReason
   error?: unknown
+  /** On `response-metadata`: the model that answered. */
+  modelId?: string
 }
 
 /** What `doStream` resolves to. */

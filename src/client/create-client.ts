@@ -5,11 +5,14 @@ import type { createGenAITransport } from '../genai/genai-transport.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
 import { type LoopSettings, runLoop } from '../loop/run-loop.js'
 import { createRunStream, type RunStream } from '../loop/run-stream.js'
+import type { LoopTelemetry } from '../loop/run-telemetry.js'
 import type { Transport } from '../loop/transport.js'
 import type { Hooks, RunEvent, RunOptions, RunResult } from '../loop/types.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
 import { callStore, saveTurn } from '../stores/save-turn.js'
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 
 /** The message type of the `@google/genai` transport (Gemini `Content`). */
 export type GenAIMessage =
@@ -37,6 +40,14 @@ export interface ClientOptions<Message> {
   timeoutMs?: number
   /** Tool calls of one turn run at once, at most. @default 10 */
   toolConcurrency?: number
+  /**
+   * OpenTelemetry spans and metrics for every run, model call and tool call, by the GenAI semantic
+   * conventions. Needs `@opentelemetry/api` installed; nothing of it loads without this option.
+   *
+   * @example
+   * createClient({ model, telemetry: {} }) // the global tracer and meter
+   */
+  telemetry?: TelemetryOptions
 }
 
 /** A client over an AI SDK `LanguageModel`. */
@@ -161,8 +172,19 @@ class LoopClient<Message> implements Client<Message> {
 
   constructor(transport: Transport<Message> | Promise<Transport<Message>>, options: ClientOptions<Message>) {
     this.#transport = transport
-    this.#settings = readSettings(options)
+    const settings = readSettings(options)
+    this.#settings = settings
     this.store = readStore(options.store)
+    // Once loaded, runs use it without awaiting.
+    const telemetry = settings.telemetry
+    if (isPromiseLike(telemetry)) {
+      telemetry.then(
+        (loaded) => {
+          settings.telemetry = loaded
+        },
+        () => {},
+      )
+    }
   }
 
   async run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
@@ -306,7 +328,42 @@ function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Me
     retry: readRetry(options.retries),
     timeoutMs,
     toolConcurrency,
+    telemetry: readTelemetry(options.telemetry),
   }
+}
+
+function readTelemetry(telemetry: TelemetryOptions | undefined): Promise<LoopTelemetry> | undefined {
+  if (telemetry === undefined) return undefined
+  if (typeof telemetry !== 'object' || telemetry === null) {
+    throw new ConfigError('`telemetry` must be an object: { tracer?, meter?, recordContent? }.')
+  }
+  const { tracer, meter, recordContent } = telemetry
+  if (tracer !== undefined && typeof tracer?.startSpan !== 'function') {
+    throw new ConfigError(
+      '`telemetry.tracer` must be an OpenTelemetry Tracer, like trace.getTracer("my-app").',
+    )
+  }
+  if (meter !== undefined && typeof meter?.createHistogram !== 'function') {
+    throw new ConfigError(
+      '`telemetry.meter` must be an OpenTelemetry Meter, like metrics.getMeter("my-app").',
+    )
+  }
+  if (recordContent !== undefined && typeof recordContent !== 'boolean') {
+    throw new ConfigError('`telemetry.recordContent` must be true or false.')
+  }
+  // Loaded on demand: @opentelemetry/api is an optional peer, and a client without telemetry pays nothing.
+  const loaded = import('../telemetry/create-open-telemetry.js').then(
+    (module) => module.createOpenTelemetry(telemetry),
+    (error: unknown) => {
+      throw new ConfigError(
+        '`telemetry` needs the @opentelemetry/api package: npm install @opentelemetry/api.',
+        { cause: error },
+      )
+    },
+  )
+  // Surfaced on the first run; here it would be an unhandled rejection.
+  loaded.catch(() => {})
+  return loaded
 }
 
 function readRetry(retries: number | RetryOptions | undefined): RetryPolicy {

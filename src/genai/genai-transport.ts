@@ -107,9 +107,13 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
     return { model, contents: sendableContents(request.messages), config }
   }
 
-  function turnOf(response: unknown, content: Content, finish: FinishInfo): ModelTurn<Content> {
+  function turnOf(
+    response: { responseId?: unknown; modelVersion?: unknown },
+    content: Content,
+    finish: FinishInfo,
+  ): ModelTurn<Content> {
     const toolCalls = readFunctionCalls({ content, createId })
-    return {
+    const turn: ModelTurn<Content> = {
       text: readAnswerText(content.parts),
       toolCalls,
       usage: convertGeminiUsage(finish.usage),
@@ -119,9 +123,16 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
       message: content,
       response,
     }
+    if (typeof response.responseId === 'string') turn.responseId = response.responseId
+    if (typeof response.modelVersion === 'string') turn.responseModel = response.modelVersion
+    return turn
   }
 
+  // `vertexai` is set on a GoogleGenAI made for Vertex AI; the Gemini API is the default.
+  const provider = (genai as { vertexai?: unknown }).vertexai === true ? 'gcp.vertex_ai' : 'gcp.gemini'
   return {
+    model: { provider, id: model },
+
     userMessage(prompt) {
       return { role: 'user', parts: [{ text: prompt }] }
     },

@@ -6,6 +6,7 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './add-usage.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'
+import type { LoopTelemetry, RunTelemetry } from './run-telemetry.js'
 import type { ModelToolCall, ModelTurn, Transport, TransportRequest } from './transport.js'
 import type { Hooks, RunEvent, RunResult, ToolCallRecord, Usage } from './types.js'
 
@@ -19,6 +20,8 @@ export interface LoopSettings<Message> {
   retry: RetryPolicy
   timeoutMs: number | undefined
   toolConcurrency: number
+  /** Traces every run, model call and tool call; loaded on demand, so its promise until then. */
+  telemetry?: LoopTelemetry | PromiseLike<LoopTelemetry> | undefined
 }
 
 /** One run's input. */
@@ -61,14 +64,22 @@ export async function* runLoop<Message>(
   const streaming = mode === 'stream'
   const scope = new RunScope({ signal: input.signal, timeoutMs: settings.timeoutMs, stop: input.stop })
   let completed = false
+  let trace: RunTelemetry | undefined
   try {
     scope.check()
-    const transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
+    let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
     const messages = [
       ...input.history,
       ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
     ]
     const system = joinSystem(settings.system, toolkit?.skillsPrompt())
+    if (settings.telemetry !== undefined) {
+      const telemetry = isPromiseLike(settings.telemetry)
+        ? await scope.race(settings.telemetry)
+        : settings.telemetry
+      trace = telemetry.startRun({ model: transport.model, toolkit, system, prompt })
+      transport = trace.traceTransport(transport)
+    }
     const records: ToolCallRecord[] = []
     const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
     const memo = new Map<Message, unknown>()
@@ -109,8 +120,12 @@ export async function* runLoop<Message>(
             yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
           }
         }
-        const running = runBounded(calls, settings.toolConcurrency, (call) =>
-          answerCall(call, { toolkit, hooks, scope }),
+        const answer = (call: PreparedCall): Promise<ToolResult> =>
+          answerCall(call, { toolkit, hooks, scope })
+        const running = runBounded(
+          calls,
+          settings.toolConcurrency,
+          trace === undefined ? answer : traced(trace, answer),
         )
         const answered: Array<{ call: ModelToolCall; result: ToolResult }> = []
         for (let index = 0; index < calls.length; index++) {
@@ -155,11 +170,30 @@ export async function* runLoop<Message>(
       status: last.toolCalls.length === 0 ? 'done' : 'max-turns',
     }
     completed = true
+    trace?.end(result)
     if (streaming) yield { type: 'finish', result }
     return result
+  } catch (error) {
+    trace?.fail(error)
+    throw error
   } finally {
     scope.dispose({ completed })
+    // A stream whose reader left early ends here without a throw.
+    if (!completed) trace?.fail(scope.abortError())
   }
+}
+
+/** `answer`, with each call inside its own span. */
+function traced(
+  trace: RunTelemetry,
+  answer: (call: PreparedCall) => Promise<ToolResult>,
+): (call: PreparedCall) => Promise<ToolResult> {
+  return (prepared) =>
+    trace.traceToolCall(
+      prepared.call,
+      () => recordedArgs(prepared),
+      () => answer(prepared),
+    )
 }
 
 /** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */

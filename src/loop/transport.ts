@@ -25,6 +25,10 @@ export interface ModelTurn<Message> {
   message: Message | undefined
   /** The provider's raw response, handed to the `afterModel` hook. */
   response: unknown
+  /** The provider's id for this response, when it sent one. */
+  responseId?: string
+  /** The model that answered, as the provider names it, when it said. */
+  responseModel?: string
 }
 
 /** What a streaming model call yields: text as it comes, then the whole turn once. */
@@ -63,6 +67,11 @@ export interface RetryAdvice {
  * transport only speaks the SDK and shapes its messages.
  */
 export interface Transport<Message> {
+  /**
+   * Who answers: the provider, by its OpenTelemetry `gen_ai.provider.name` (`openai`, `anthropic`,
+   * `gcp.gemini`, …), and the model id asked for.
+   */
+  readonly model: { provider: string; id: string }
   /** The user message for a prompt string. */
   userMessage(prompt: string): Message
   generate(request: TransportRequest<Message>): Promise<ModelTurn<Message>>

@@ -37,6 +37,7 @@ export async function loadMcpSource(
   let closing: Promise<void> | undefined
   return {
     tools: servers.flatMap((server) => (server.kind === 'connection' ? server.tools : [])),
+    secrets: parsed.servers.flatMap((plan) => ('secrets' in plan ? plan.secrets : [])),
     servers: () => Object.fromEntries(servers.map((server) => [server.name, infoOf(server)])),
     close() {
       closing ??= Promise.all(connections.map((connection) => connection.close())).then(() => undefined)

@@ -17,6 +17,8 @@ export interface McpServerInfo {
 /** What the MCP source hands the toolkit: its tools, each server's state, and how to shut it down. */
 export interface McpSource {
   tools: Tool[]
+  /** Every configured secret of every server (env and header values, expanded variables). */
+  secrets: readonly string[]
   servers(): Record<string, McpServerInfo>
   close(): Promise<void>
 }

@@ -18,6 +18,7 @@ import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
+import { registerToolkitSecrets } from './toolkit-secrets.js'
 
 /** What `createToolkit` takes. Every source is optional; tools join in the order MCP → skill → HTTP → host. */
 export interface ToolkitOptions {
@@ -105,7 +106,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   }
   const [mcp, skills] = await Promise.all([loadMcp(options, logger), loadSkillsSource(options, logger)])
   const http = (options.http ?? []).map((spec) => httpTool(spec))
-  return new DefaultToolkit({
+  const toolkit = new DefaultToolkit({
     logger,
     warnings,
     mcp,
@@ -118,6 +119,8 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       maxMediaBytes: options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES,
     },
   })
+  registerToolkitSecrets(toolkit, { mcp: mcp?.secrets ?? [], http: options.http ?? [] })
+  return toolkit
 }
 
 // The sources that need Node load on demand, so the root entry stays importable on edge runtimes.

@@ -1,0 +1,23 @@
+import type { Meter, Tracer } from '@opentelemetry/api'
+
+/**
+ * OpenTelemetry for a client's runs: a span per run (`invoke_agent`), per model call (`chat <model>`) and
+ * per tool call (`execute_tool <tool>`), and the GenAI metrics, named and attributed by the OpenTelemetry
+ * GenAI semantic conventions. Needs `@opentelemetry/api` installed; it is loaded only when this is set.
+ *
+ * @example
+ * import { trace } from '@opentelemetry/api'
+ * const client = createClient({ model, telemetry: { tracer: trace.getTracer('my-app'), recordContent: true } })
+ */
+export interface TelemetryOptions {
+  /** Where spans go. @default trace.getTracer('toolnexus', VERSION): the global tracer provider's */
+  tracer?: Tracer
+  /** Where metrics go. @default metrics.getMeter('toolnexus', VERSION): the global meter provider's */
+  meter?: Meter
+  /**
+   * Records what was said: the prompt, the model's text and tool calls, each tool's arguments and
+   * result, with every secret the toolkit knows masked. Off, spans carry names, ids, models, token
+   * counts and error types only. @default false
+   */
+  recordContent?: boolean
+}
