@@ -471,6 +471,7 @@ describe('telemetry: content', () => {
           description: 'Asks the server who we are.',
           method: 'GET',
           url: `${echoUrl}/whoami`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the HTTP tool's own ${VAR} syntax.
           headers: { authorization: 'Bearer ${TN_TELEMETRY_TOKEN}' },
           inputSchema: { type: 'object', properties: { token: { type: 'string' } } },
         },
