@@ -64,6 +64,7 @@ export {
 } from './stores/in-memory-conversation-store.js'
 export type { TelemetryOptions } from './telemetry/telemetry-options.js'
 export { type DefineToolOptions, defineTool } from './tool/define-tool.js'
+export type { FromJsonSchema, InferToolArgs } from './tool/infer-tool-args.js'
 export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'
 // Tools

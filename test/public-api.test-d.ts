@@ -11,6 +11,7 @@ import {
   createToolkit,
   defineTool,
   type GeminiToolWrapper,
+  InMemoryConversationStore,
   type OpenAITool,
   type RunEvent,
   type RunResult,
@@ -46,6 +47,14 @@ expectTypeOf(aiClient.stream('hi', { toolkit })).toExtend<AsyncIterable<RunEvent
 const genaiClient = createClient({ genai: new GoogleGenAI({ apiKey: 'key' }), model: 'gemini-2.5-flash' })
 expectTypeOf(genaiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<Content>>()
 expectTypeOf<Parameters<typeof genaiClient.run>[1]>().toExtend<{ history?: Content[] } | undefined>()
+
+// A store needs no type argument with either transport: the client's message type is inferred into it.
+createClient({ model: new MockLanguageModelV4(), store: new InMemoryConversationStore() })
+createClient({
+  genai: new GoogleGenAI({ apiKey: 'key' }),
+  model: 'gemini-2.5-flash',
+  store: new InMemoryConversationStore(),
+})
 
 // Events are a discriminated union, narrowed by `type`.
 declare const event: RunEvent<ModelMessage>

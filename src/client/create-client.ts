@@ -115,8 +115,8 @@ const DEFAULT_TOOL_CONCURRENCY = 10
  * const result = await client.run('Weather in Chennai?', { toolkit })
  * console.log(result.text, result.toolCalls, result.usage)
  */
-export function createClient(options: GenAIClientOptions): Client<GenAIMessage>
 export function createClient(options: AISDKClientOptions): Client<ModelMessage>
+export function createClient(options: GenAIClientOptions): Client<GenAIMessage>
 export function createClient(
   options: AISDKClientOptions | GenAIClientOptions,
 ): Client<ModelMessage> | Client<GenAIMessage> {

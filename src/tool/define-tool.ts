@@ -1,28 +1,34 @@
 import { ToolDefinitionError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
+import type { InferToolArgs } from './infer-tool-args.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
 import { toolFailed, toToolResult } from './tool-result.js'
 import type { Tool, ToolContext } from './types.js'
 import { validatingTool } from './validating-tool.js'
 
-/** What `defineTool` takes. */
-export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
+/** What `defineTool` takes. `Schema` is the type of `inputSchema`, from which `execute`'s arguments are typed. */
+export interface DefineToolOptions<Schema extends InputSchema | undefined = InputSchema | undefined> {
   /** The exposed name: 1–64 of `[a-zA-Z0-9_-]`. */
   name: string
   /** What the tool does and when to use it; the model reads this. */
   description: string
-  /** JSON Schema, zod, Standard Schema or an AI SDK `Schema`. Omitted: a tool without arguments. */
-  inputSchema?: InputSchema
+  /**
+   * JSON Schema, zod, Standard Schema or an AI SDK `Schema`. Omitted: a tool without arguments. The
+   * arguments of `execute` are typed from it: a zod or Standard Schema's input type, the type of an AI
+   * SDK `jsonSchema<T>()`, or what a JSON Schema literal describes (written inline, or `as const`).
+   */
+  inputSchema?: Schema
   /**
    * Does the work. Return a string (the output), a `ToolResult`, or any value (its JSON text becomes the
    * output). A throw becomes an error result; the arguments already fit the schema when this runs.
    */
-  execute: (args: Args, context: ToolContext) => unknown
+  execute: (args: InferToolArgs<Schema>, context: ToolContext) => unknown
 }
 
 /**
- * Defines a native tool (`source: 'native'`) from a function and a schema.
+ * Defines a native tool (`source: 'native'`) from a function and a schema. The arguments of `execute`
+ * are typed from `inputSchema`, so a misspelt argument name does not compile.
  *
  * @throws {ToolDefinitionError} when the name or the schema cannot be represented; the message says
  * what to change.
@@ -31,12 +37,12 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
  *   name: 'get_weather',
  *   description: 'Current weather for a city',
  *   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
- *   execute: ({ city }) => `sunny in ${city}`,
+ *   execute: ({ city }) => `sunny in ${city}`, // city: string
  * })
  * await weather.execute({ city: 'Chennai' }) // { output: 'sunny in Chennai', isError: false }
  */
-export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(
-  options: DefineToolOptions<Args>,
+export function defineTool<const Schema extends InputSchema | undefined = undefined>(
+  options: DefineToolOptions<Schema>,
 ): Tool {
   const { name, description, execute } = options
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
@@ -57,7 +63,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     // Not `async`: most tools answer synchronously, and an async frame per call is what a bare loop saves.
     run(args, context) {
       try {
-        const value = execute(args as Args, context)
+        const value = execute(args as InferToolArgs<Schema>, context)
         if (!isPromiseLike(value)) return Promise.resolve(toToolResult(value))
         return Promise.resolve(value).then(toToolResult, failed)
       } catch (error) {

@@ -11,7 +11,11 @@ const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema')
  * What `defineTool` accepts as `inputSchema`: a JSON Schema object, a zod schema, any Standard Schema
  * that can emit JSON Schema, or an AI SDK `Schema` (`jsonSchema(...)`, `zodSchema(...)`).
  */
-export type InputSchema = JSONSchema | { readonly '~standard': unknown } | { readonly jsonSchema: unknown }
+export type InputSchema =
+  | JSONSchema
+  | { readonly [key: string]: unknown }
+  | { readonly '~standard': unknown }
+  | { readonly jsonSchema: unknown }
 
 /**
  * Turns any accepted `inputSchema` into a fresh plain JSON Schema object with an object root. The input is

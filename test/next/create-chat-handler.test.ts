@@ -9,7 +9,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
-const add = defineTool<{ a: number; b: number }>({
+const add = defineTool({
   name: 'add',
   description: 'Adds two numbers.',
   inputSchema: {

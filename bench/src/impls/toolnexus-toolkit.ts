@@ -13,12 +13,12 @@ export function createBenchToolkit(options: ImplementationOptions): Promise<Tool
   }
   return createToolkit({
     tools: [
-      defineTool<{ city: string }>({
+      defineTool({
         ...WEATHER_TOOL,
         inputSchema: input,
         execute: ({ city }) => getWeather(city),
       }),
-      defineTool<{ city: string }>({
+      defineTool({
         ...TIME_TOOL,
         inputSchema: input,
         execute: ({ city }) => getTime(city),

@@ -2,7 +2,7 @@
 import { defineTool } from 'toolnexus'
 
 /** Adds two numbers (the edge route's stand-in for the MCP server's `get-sum`). */
-export const add = defineTool<{ a: number; b: number }>({
+export const add = defineTool({
   name: 'add',
   description: 'Adds two numbers and returns the sum.',
   inputSchema: {
@@ -17,7 +17,7 @@ export const add = defineTool<{ a: number; b: number }>({
 })
 
 /** The current time in a time zone: a tool the model cannot answer without. */
-export const currentTime = defineTool<{ timeZone?: string }>({
+export const currentTime = defineTool({
   name: 'current_time',
   description: 'The current date and time in an IANA time zone such as "Europe/Paris" (default UTC).',
   inputSchema: {
@@ -30,7 +30,7 @@ export const currentTime = defineTool<{ timeZone?: string }>({
 })
 
 /** Always fails, so the page shows what a failing tool looks like and the model can recover from it. */
-export const lookupOrder = defineTool<{ orderId: string }>({
+export const lookupOrder = defineTool({
   name: 'lookup_order',
   description: 'Looks up the status of an order by its id.',
   inputSchema: {
