@@ -14,7 +14,7 @@ import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
-const add = defineTool<{ a: number; b: number }>({
+const add = defineTool({
   name: 'add',
   description: 'Adds two numbers.',
   inputSchema: {
