@@ -13,6 +13,15 @@ export {
 } from './adapters/convert-to-gemini-tools.js'
 // Adapters
 export { type OpenAITool, toOpenAI } from './adapters/convert-to-openai-tools.js'
+// The provider form: the toolnexus loop as an AI SDK LanguageModel
+export {
+  createToolnexus,
+  type LanguageModelObject,
+  type ToolnexusProvider,
+  type ToolnexusProviderOptions,
+  type WithToolkitOptions,
+  withToolkit,
+} from './ai-sdk/with-toolkit.js'
 // The loop
 export {
   type AISDKClientOptions,

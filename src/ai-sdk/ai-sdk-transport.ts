@@ -18,6 +18,7 @@ import type {
   SpecLanguageModel,
   SpecMessage,
   SpecStreamPart,
+  SpecStreamResult,
 } from './language-model-spec.js'
 import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
@@ -55,7 +56,13 @@ async function resolveModelId(id: string): Promise<SpecLanguageModel> {
   return checkLanguageModel(provider.languageModel(id))
 }
 
-function checkLanguageModel(model: unknown): SpecLanguageModel {
+/**
+ * A `LanguageModel` object checked against the specification: a wrong value fails here, with what to change.
+ *
+ * @example
+ * const model = checkLanguageModel(openai("gpt-5-mini"))
+ */
+export function checkLanguageModel(model: unknown): SpecLanguageModel {
   const candidate = model as Partial<SpecLanguageModel> | null
   if (typeof candidate !== 'object' || candidate === null || typeof candidate.doGenerate !== 'function') {
     throw new ConfigError(
@@ -125,75 +132,7 @@ class AISDKTransport implements Transport<ModelMessage> {
   async *stream(
     request: Parameters<Transport<ModelMessage>['stream']>[0],
   ): AsyncGenerator<TransportStreamPart<ModelMessage>> {
-    const result = await this.#model.doStream(this.#callOptions(request))
-    const reader = result.stream.getReader()
-    const turn = new TurnBuilder()
-    const open = new Map<string, SpecContentPart>()
-    let finish: SpecStreamPart | undefined
-    let metadata: SpecStreamPart | undefined
-    let done = false
-    try {
-      while (true) {
-        const next = await reader.read()
-        if (next.done) break
-        const part = next.value
-        switch (part.type) {
-          case 'text-start':
-          case 'reasoning-start':
-            open.set(blockKey(part), turn.openBlock(part.type === 'text-start' ? 'text' : 'reasoning'))
-            turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
-            break
-          case 'text-delta':
-          case 'reasoning-delta': {
-            const key = blockKey(part)
-            let block = open.get(key)
-            if (block === undefined) {
-              block = turn.openBlock(part.type === 'text-delta' ? 'text' : 'reasoning')
-              open.set(key, block)
-            }
-            const delta = part.delta ?? ''
-            block.text = (block.text ?? '') + delta
-            turn.mergeMetadata(block, part.providerMetadata)
-            if (part.type === 'text-delta' && delta !== '') yield { type: 'text-delta', text: delta }
-            break
-          }
-          case 'text-end':
-          case 'reasoning-end':
-            turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
-            open.delete(blockKey(part))
-            break
-          case 'tool-call':
-            turn.add(part as SpecContentPart)
-            break
-          case 'finish':
-            finish = part
-            break
-          case 'response-metadata':
-            metadata = part
-            break
-          case 'error':
-            throw part.error
-          default:
-          // Sources, files, raw chunks, metadata and tool-input previews add nothing the loop needs.
-        }
-      }
-      done = true
-    } finally {
-      // Stop the provider's stream when the loop leaves early (abort, error): it would run on otherwise.
-      if (!done) reader.cancel().catch(() => {})
-      reader.releaseLock()
-    }
-    const usage = normalizeUsage(finish?.usage)
-    const finishReason = normalizeFinishReason(finish?.finishReason)
-    yield {
-      type: 'turn',
-      turn: turn.finish({
-        usage,
-        finishReason,
-        response: { ...result, stream: undefined, content: turn.content, usage: finish?.usage, finishReason },
-        metadata,
-      }),
-    }
+    return yield* readModelStream(await this.#model.doStream(this.#callOptions(request)))
   }
 
   toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): ModelMessage[] {
@@ -211,24 +150,7 @@ class AISDKTransport implements Transport<ModelMessage> {
   }
 
   classifyError(error: unknown): RetryAdvice {
-    // Duck-typed rather than `APICallError.isInstance`, so any major of @ai-sdk/provider is recognized.
-    if (typeof error !== 'object' || error === null) return { retryable: false }
-    const { isRetryable, statusCode, responseHeaders } = error as {
-      isRetryable?: unknown
-      statusCode?: unknown
-      responseHeaders?: unknown
-    }
-    if (typeof isRetryable !== 'boolean') return { retryable: false }
-    const clientError =
-      typeof statusCode === 'number' &&
-      statusCode >= 400 &&
-      statusCode < 500 &&
-      !RETRYABLE_CLIENT_STATUS.has(statusCode)
-    const retryAfterMs = retryAfterFromHeaders(responseHeaders)
-    return {
-      retryable: isRetryable && !clientError,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    }
+    return classifyAISDKError(error)
   }
 
   #callOptions(request: Parameters<Transport<ModelMessage>['generate']>[0]): SpecCallOptions {
@@ -263,12 +185,118 @@ class AISDKTransport implements Transport<ModelMessage> {
   }
 }
 
+export function classifyAISDKError(error: unknown): RetryAdvice {
+  // Duck-typed rather than `APICallError.isInstance`, so any major of @ai-sdk/provider is recognized.
+  if (typeof error !== 'object' || error === null) return { retryable: false }
+  const { isRetryable, statusCode, responseHeaders } = error as {
+    isRetryable?: unknown
+    statusCode?: unknown
+    responseHeaders?: unknown
+  }
+  if (typeof isRetryable !== 'boolean') return { retryable: false }
+  const clientError =
+    typeof statusCode === 'number' &&
+    statusCode >= 400 &&
+    statusCode < 500 &&
+    !RETRYABLE_CLIENT_STATUS.has(statusCode)
+  const retryAfterMs = retryAfterFromHeaders(responseHeaders)
+  return {
+    retryable: isRetryable && !clientError,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  }
+}
+
+/**
+ * Reads one `doStream` result into the loop's stream parts: text deltas as they come, then the whole
+ * turn. `relay`, when given, sees every stream part first, as the provider sent it (the provider form
+ * passes them on to its own caller).
+ *
+ * @example
+ * for await (const part of readModelStream(await model.doStream(options))) {
+ *   if (part.type === 'turn') console.log(part.turn.toolCalls)
+ * }
+ */
+export async function* readModelStream(
+  result: SpecStreamResult,
+  relay?: (part: SpecStreamPart) => void,
+): AsyncGenerator<TransportStreamPart<ModelMessage>> {
+  const reader = result.stream.getReader()
+  const turn = new TurnBuilder()
+  const open = new Map<string, SpecContentPart>()
+  let finish: SpecStreamPart | undefined
+  let metadata: SpecStreamPart | undefined
+  let done = false
+  try {
+    while (true) {
+      const next = await reader.read()
+      if (next.done) break
+      const part = next.value
+      relay?.(part)
+      switch (part.type) {
+        case 'text-start':
+        case 'reasoning-start':
+          open.set(blockKey(part), turn.openBlock(part.type === 'text-start' ? 'text' : 'reasoning'))
+          turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
+          break
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const key = blockKey(part)
+          let block = open.get(key)
+          if (block === undefined) {
+            block = turn.openBlock(part.type === 'text-delta' ? 'text' : 'reasoning')
+            open.set(key, block)
+          }
+          const delta = part.delta ?? ''
+          block.text = (block.text ?? '') + delta
+          turn.mergeMetadata(block, part.providerMetadata)
+          if (part.type === 'text-delta' && delta !== '') yield { type: 'text-delta', text: delta }
+          break
+        }
+        case 'text-end':
+        case 'reasoning-end':
+          turn.mergeMetadata(open.get(blockKey(part)), part.providerMetadata)
+          open.delete(blockKey(part))
+          break
+        case 'tool-call':
+          turn.add(part as SpecContentPart)
+          break
+        case 'finish':
+          finish = part
+          break
+        case 'response-metadata':
+          metadata = part
+          break
+        case 'error':
+          throw part.error
+        default:
+        // Sources, files, raw chunks, metadata and tool-input previews add nothing the loop needs.
+      }
+    }
+    done = true
+  } finally {
+    // Stop the provider's stream when the loop leaves early (abort, error): it would run on otherwise.
+    if (!done) reader.cancel().catch(() => {})
+    reader.releaseLock()
+  }
+  const usage = normalizeUsage(finish?.usage)
+  const finishReason = normalizeFinishReason(finish?.finishReason)
+  yield {
+    type: 'turn',
+    turn: turn.finish({
+      usage,
+      finishReason,
+      response: { ...result, stream: undefined, content: turn.content, usage: finish?.usage, finishReason },
+      metadata,
+    }),
+  }
+}
+
 function blockKey(part: SpecStreamPart): string {
   return `${part.type.startsWith('text') ? 'text' : 'reasoning'}:${part.id ?? ''}`
 }
 
 /** Collects one model turn's parts into the loop's `ModelTurn` and the assistant `ModelMessage`. */
-class TurnBuilder {
+export class TurnBuilder {
   /** The spec content, in order, for the `afterModel` hook. */
   readonly content: SpecContentPart[] = []
   readonly #toolCalls: ModelToolCall[] = []

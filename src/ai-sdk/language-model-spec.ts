@@ -96,11 +96,26 @@ export interface SpecFunctionTool {
   inputSchema: Record<string, unknown>
 }
 
+/** A tool the provider defines (web search, code execution, …), declared by id. */
+export interface SpecProviderTool {
+  type: 'provider' | 'provider-defined'
+  id: string
+  name: string
+  args?: Record<string, unknown>
+}
+
+/** How the model may pick tools. */
+export type SpecToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  | { type: 'tool'; toolName: string }
+
 /** The options of one `doGenerate` / `doStream` call that the loop sets. */
 export interface SpecCallOptions {
   prompt: SpecMessage[]
-  tools?: SpecFunctionTool[]
-  toolChoice?: { type: 'auto' }
+  tools?: ReadonlyArray<SpecFunctionTool | SpecProviderTool>
+  toolChoice?: SpecToolChoice
   abortSignal?: AbortSignal
 }
 
@@ -123,6 +138,8 @@ export interface SpecContentPart {
   toolName?: string
   input?: string
   providerExecuted?: boolean
+  /** A tool defined at run time: the AI SDK accepts a provider-executed call of a tool it was not given. */
+  dynamic?: boolean
   providerMetadata?: ProviderOptions
 }
 
@@ -144,6 +161,7 @@ export interface SpecStreamPart {
   toolName?: string
   input?: string
   providerExecuted?: boolean
+  dynamic?: boolean
   providerMetadata?: ProviderOptions
   usage?: SpecUsage
   finishReason?: SpecFinishReason
@@ -158,3 +176,6 @@ export interface SpecStreamResult {
   response?: { headers?: Record<string, string | undefined> }
   request?: unknown
 }
+
+/** A `LanguageModel` prompt message's parts, for code that walks any role. */
+export type SpecMessagePart = Exclude<SpecMessage['content'], string>[number]

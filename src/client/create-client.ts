@@ -279,7 +279,13 @@ function isAbortSignalLike(value: unknown): value is AbortSignal {
   )
 }
 
-function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Message> {
+/**
+ * The loop's settings from a client's options, checked: a wrong value fails here, with what to change.
+ *
+ * @example
+ * const settings = readSettings({ maxTurns: 4, system: 'Be brief.' })
+ */
+export function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Message> {
   const {
     system,
     maxTurns = DEFAULT_MAX_TURNS,

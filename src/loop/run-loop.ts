@@ -38,6 +38,11 @@ export interface LoopInput<Message> {
   /** Aborted by a stream whose consumer left early. */
   stop?: AbortSignal
   /**
+   * Tools declared to the model by someone else, who runs them: a turn that calls one ends the run once
+   * the turn's other calls are answered, and those calls stay unanswered for their owner to answer.
+   */
+  externalTools?: ReadonlySet<string>
+  /**
    * `generate` uses the transport's non-streaming call and yields no events (the result is the return
    * value); `stream` uses its streaming call and yields every event.
    */
@@ -58,7 +63,7 @@ export interface LoopInput<Message> {
 export async function* runLoop<Message>(
   input: LoopInput<Message>,
 ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
-  const { settings, toolkit, mode, prompt } = input
+  const { settings, toolkit, mode, prompt, externalTools } = input
   const { hooks } = settings
   // `run` wants only the result: events are built and yielded for streams alone.
   const streaming = mode === 'stream'
@@ -85,6 +90,8 @@ export async function* runLoop<Message>(
     const memo = new Map<Message, unknown>()
     let turn = 0
     let last: ModelTurn<Message>
+    // Whether the last turn called a tool that its owner outside the loop answers.
+    let handedOut = false
     while (true) {
       turn++
       // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
@@ -114,11 +121,16 @@ export async function* runLoop<Message>(
       if (last.message !== undefined) messages.push(last.message)
 
       if (last.toolCalls.length > 0) {
-        const calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
+        let calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
         if (streaming) {
           for (const call of calls) {
             yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
           }
+        }
+        if (externalTools !== undefined) {
+          const own = calls.filter((call) => !externalTools.has(call.call.name))
+          handedOut = own.length < calls.length
+          calls = own
         }
         const answer = (call: PreparedCall): Promise<ToolResult> =>
           answerCall(call, { toolkit, hooks, scope })
@@ -155,10 +167,10 @@ export async function* runLoop<Message>(
             yield event
           }
         }
-        messages.push(...transport.toolResultsMessages(answered))
+        if (answered.length > 0) messages.push(...transport.toolResultsMessages(answered))
       }
       if (streaming) yield { type: 'step-end', turn, usage: last.usage }
-      if (last.toolCalls.length === 0 || turn >= settings.maxTurns) break
+      if (last.toolCalls.length === 0 || handedOut || turn >= settings.maxTurns) break
     }
     const result: RunResult<Message> = {
       text: last.text,
@@ -167,7 +179,7 @@ export async function* runLoop<Message>(
       turns: turn,
       usage,
       finishReason: last.finishReason,
-      status: last.toolCalls.length === 0 ? 'done' : 'max-turns',
+      status: last.toolCalls.length === 0 || handedOut ? 'done' : 'max-turns',
     }
     completed = true
     trace?.end(result)

@@ -1,0 +1,185 @@
+import type {
+  ModelToolCall,
+  ModelTurn,
+  RetryAdvice,
+  Transport,
+  TransportRequest,
+  TransportStreamPart,
+} from '../loop/transport.js'
+import type { Tool, ToolResult } from '../tool/types.js'
+import { classifyAISDKError, readModelStream, TurnBuilder } from './ai-sdk-transport.js'
+import type {
+  ProviderOptions,
+  SpecCallOptions,
+  SpecContentPart,
+  SpecFinishReason,
+  SpecFunctionTool,
+  SpecLanguageModel,
+  SpecMessage,
+  SpecProviderTool,
+  SpecStreamPart,
+  SpecUsage,
+} from './language-model-spec.js'
+import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+import { sumSpecUsage } from './sum-spec-usage.js'
+
+/** The call options the AI SDK passed the wrapper: the loop's fields plus settings it passes through. */
+export type CallerOptions = SpecCallOptions & { [option: string]: unknown }
+
+/** One inner model call, as the wrapper reports it. */
+export interface InnerCall {
+  /** The call's content as the provider sent it (generate only). */
+  content: SpecContentPart[]
+  /** The tool calls the loop read from it, in order. */
+  toolCalls: ModelToolCall[]
+}
+
+/**
+ * The loop's transport for one call of a model wrapped by `withToolkit`. It speaks LanguageModel prompt
+ * messages as they come from the AI SDK, sends every inner call with the caller's own settings and tools
+ * beside the toolkit's, and keeps what the wrapper reports back: each call's content, the usage summed in
+ * the provider's own shape, and the last call's finish reason and metadata. In a stream it hands every
+ * part the provider streams to `relay` as it arrives.
+ */
+export class ProviderFormTransport implements Transport<SpecMessage> {
+  readonly calls: InnerCall[] = []
+  usage: SpecUsage | undefined
+  finishReason: SpecFinishReason = 'unknown'
+  providerMetadata: ProviderOptions | undefined
+  warnings: unknown[] = []
+  /** The last call's `request` and `response`, as the provider reported them. */
+  request: unknown
+  response: unknown
+  readonly #model: SpecLanguageModel
+  readonly #options: CallerOptions
+  readonly #callerTools: ReadonlyArray<SpecFunctionTool | SpecProviderTool>
+  readonly #relay: ((part: SpecStreamPart) => void) | undefined
+  #sent = 0
+
+  constructor(options: {
+    model: SpecLanguageModel
+    callerOptions: CallerOptions
+    relay?: (part: SpecStreamPart) => void
+  }) {
+    this.#model = options.model
+    this.#options = options.callerOptions
+    this.#callerTools = options.callerOptions.tools ?? []
+    this.#relay = options.relay
+  }
+
+  userMessage(prompt: string): SpecMessage {
+    return { role: 'user', content: [{ type: 'text', text: prompt }] }
+  }
+
+  async generate(request: TransportRequest<SpecMessage>): Promise<ModelTurn<SpecMessage>> {
+    const result = await this.#model.doGenerate(this.#callOptions(request))
+    const turn = new TurnBuilder()
+    for (const part of result.content) turn.add(part)
+    const finished = turn.finish({
+      usage: normalizeUsage(result.usage),
+      finishReason: normalizeFinishReason(result.finishReason),
+      response: result,
+      metadata: result.response as { id?: unknown; modelId?: unknown } | undefined,
+    })
+    this.#record(result)
+    this.calls.push({ content: result.content, toolCalls: finished.toolCalls })
+    return asSpecTurn(finished)
+  }
+
+  async *stream(request: TransportRequest<SpecMessage>): AsyncGenerator<TransportStreamPart<SpecMessage>> {
+    const result = await this.#model.doStream(this.#callOptions(request))
+    this.request = result.request
+    this.response = result.response
+    const relay = this.#relay
+    let finish: SpecStreamPart | undefined
+    for await (const part of readModelStream(result, (streamed) => {
+      if (streamed.type === 'finish') finish = streamed
+      else relay?.(streamed)
+    })) {
+      if (part.type === 'turn') {
+        this.#record({
+          usage: finish?.usage,
+          finishReason: finish?.finishReason,
+          providerMetadata: finish?.providerMetadata,
+        })
+        yield { type: 'turn', turn: asSpecTurn(part.turn) }
+      } else {
+        yield part
+      }
+    }
+  }
+
+  toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): SpecMessage[] {
+    return [
+      {
+        role: 'tool',
+        content: results.map(({ call, result }) => ({
+          type: 'tool-result' as const,
+          toolCallId: call.id,
+          toolName: call.name,
+          output: { type: result.isError ? 'error-text' : 'text', value: result.output },
+        })),
+      },
+    ]
+  }
+
+  classifyError(error: unknown): RetryAdvice {
+    return classifyAISDKError(error)
+  }
+
+  #record(result: {
+    usage?: SpecUsage | undefined
+    finishReason?: SpecFinishReason | undefined
+    providerMetadata?: ProviderOptions | undefined
+    warnings?: unknown
+    request?: unknown
+    response?: unknown
+  }): void {
+    this.usage = sumSpecUsage(this.usage, result.usage)
+    this.finishReason = result.finishReason ?? 'unknown'
+    this.providerMetadata = result.providerMetadata
+    if (Array.isArray(result.warnings)) this.warnings.push(...result.warnings)
+    if ('request' in result) this.request = result.request
+    if ('response' in result) this.response = result.response
+  }
+
+  #callOptions(request: TransportRequest<SpecMessage>): SpecCallOptions {
+    const first = this.#sent++ === 0
+    const prompt = withSystem(request.messages, request.system)
+    const own = request.tools.filter((tool) => !this.#callerTools.some((given) => given.name === tool.name))
+    const tools = [...this.#callerTools, ...own.map(toFunctionTool)]
+    const options: CallerOptions = { ...this.#options, prompt }
+    if (request.signal !== undefined) options.abortSignal = request.signal
+    if (tools.length === 0) {
+      delete options.tools
+      delete options.toolChoice
+      return options
+    }
+    options.tools = tools
+    // The caller's choice holds for the first call; after the toolkit answered, the model may stop.
+    const choice = this.#options.toolChoice
+    options.toolChoice =
+      choice === undefined || (!first && choice.type !== 'none') ? { type: 'auto' } : choice
+    return options
+  }
+}
+
+/**
+ * Turn parts built for the AI SDK's `ModelMessage` are LanguageModel prompt parts already (text,
+ * reasoning and tool calls with their input as an object, each with its `providerOptions`).
+ */
+function asSpecTurn(turn: ModelTurn<unknown>): ModelTurn<SpecMessage> {
+  return turn as ModelTurn<SpecMessage>
+}
+
+function toFunctionTool(tool: Tool): SpecFunctionTool {
+  return { type: 'function', name: tool.name, description: tool.description, inputSchema: tool.inputSchema }
+}
+
+/** The prompt with the loop's system text after the caller's own leading system messages. */
+function withSystem(messages: SpecMessage[], system: string | undefined): SpecMessage[] {
+  if (system === undefined) return messages
+  let leading = 0
+  while (messages[leading]?.role === 'system') leading++
+  return [...messages.slice(0, leading), { role: 'system', content: system }, ...messages.slice(leading)]
+}

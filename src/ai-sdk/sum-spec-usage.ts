@@ -1,0 +1,43 @@
+import type { SpecUsage } from './language-model-spec.js'
+
+/**
+ * Two model calls' token usage added up in the shape the model reports it (flat counts in v2, nested
+ * `inputTokens.total` / `outputTokens.text` … in v3 and v4), so that a wrapper can report the sum of its
+ * inner calls as one call's usage. A count missing from both stays missing; the provider's `raw` usage
+ * is not summed (it has no common shape) and is left out.
+ *
+ * @example
+ * sumSpecUsage({ inputTokens: { total: 3 }, outputTokens: { total: 1 } }, { inputTokens: { total: 4 }, outputTokens: { total: 2 } })
+ * // { inputTokens: { total: 7 }, outputTokens: { total: 3 } }
+ */
+export function sumSpecUsage(
+  total: SpecUsage | undefined,
+  next: SpecUsage | undefined,
+): SpecUsage | undefined {
+  if (total === undefined) return next === undefined ? undefined : sumCounts({}, next)
+  if (next === undefined) return total
+  return sumCounts(total, next)
+}
+
+type Counts = { [key: string]: unknown }
+
+function sumCounts<Shape extends object>(total: Shape, next: Shape): Shape {
+  const sum: Counts = {}
+  for (const key of new Set([...Object.keys(total), ...Object.keys(next)])) {
+    if (key === 'raw') continue
+    const left = (total as Counts)[key]
+    const right = (next as Counts)[key]
+    if (isCounts(left) || isCounts(right)) {
+      sum[key] = sumCounts(isCounts(left) ? left : {}, isCounts(right) ? right : {})
+    } else if (typeof left === 'number' || typeof right === 'number') {
+      sum[key] = (typeof left === 'number' ? left : 0) + (typeof right === 'number' ? right : 0)
+    } else if (left !== undefined || right !== undefined) {
+      sum[key] = right ?? left
+    }
+  }
+  return sum as Shape
+}
+
+function isCounts(value: unknown): value is Counts {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
