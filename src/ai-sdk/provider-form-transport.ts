@@ -20,8 +20,10 @@ import type {
   SpecStreamPart,
   SpecUsage,
 } from './language-model-spec.js'
+import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
 import { sumSpecUsage } from './sum-spec-usage.js'
+import { takesImagesInToolResults, toolResultOutput, toSpecToolResultOutput } from './tool-result-media.js'
 
 /** The call options the AI SDK passed the wrapper: the loop's fields plus settings it passes through. */
 export type CallerOptions = SpecCallOptions & { [option: string]: unknown }
@@ -54,7 +56,9 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
   readonly #options: CallerOptions
   readonly #callerTools: ReadonlyArray<SpecFunctionTool | SpecProviderTool>
   readonly #relay: ((part: SpecStreamPart) => void) | undefined
+  readonly #takesImages: boolean
   #sent = 0
+  readonly model: Transport<SpecMessage>['model']
 
   constructor(options: {
     model: SpecLanguageModel
@@ -65,6 +69,9 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
     this.#options = options.callerOptions
     this.#callerTools = options.callerOptions.tools ?? []
     this.#relay = options.relay
+    const provider = String(options.model.provider)
+    this.#takesImages = takesImagesInToolResults(provider)
+    this.model = { provider: mapGenAIProviderName(provider), id: String(options.model.modelId) }
   }
 
   userMessage(prompt: string): SpecMessage {
@@ -117,7 +124,10 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
           type: 'tool-result' as const,
           toolCallId: call.id,
           toolName: call.name,
-          output: { type: result.isError ? 'error-text' : 'text', value: result.output },
+          output: toSpecToolResultOutput(
+            toolResultOutput(result, this.#takesImages),
+            this.#model.specificationVersion,
+          ),
         })),
       },
     ]
