@@ -1,9 +1,12 @@
+import type { Logger } from '../shared/logger.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import {
-  convertJsonSchemaToGeminiSchema,
+  type GeminiLowering,
   type GeminiSchema,
   hasNoProperties,
+  lowerJsonSchemaToGemini,
 } from './convert-json-schema-to-gemini-schema.js'
+import { warnAboutSchema } from './schema-warnings.js'
 
 /**
  * What `toGemini` takes besides the tools.
@@ -19,6 +22,13 @@ export interface ToGeminiOptions {
    * @default false
    */
   parametersJsonSchema?: boolean
+  /**
+   * Where a warning goes when a schema had to be simplified to stay within the lowering's work budget. A
+   * toolkit's own tools also warn the toolkit's logger.
+   *
+   * @default the toolkit's logger, if the tools belong to one
+   */
+  logger?: Logger
 }
 
 /**
@@ -76,17 +86,96 @@ export interface GeminiToolWrapper {
  */
 export function toGemini(tools: readonly Tool[], options: ToGeminiOptions = {}): [GeminiToolWrapper] {
   const functionDeclarations = tools.map((tool) =>
-    options.parametersJsonSchema === true ? passThrough(tool) : lowered(tool),
+    options.parametersJsonSchema === true ? passThrough(tool) : lowered(tool, options.logger),
   )
   return [{ functionDeclarations }]
 }
 
-function lowered(tool: Tool): GeminiFunctionDeclaration {
-  const parameters = convertJsonSchemaToGeminiSchema(tool.inputSchema)
-  if (hasNoProperties(parameters)) {
+function lowered(tool: Tool, logger: Logger | undefined): GeminiFunctionDeclaration {
+  const lowering = lowerCached(tool.inputSchema)
+  if (lowering.simplified > 0) {
+    warnAboutSchema(tool.inputSchema, simplifiedWarning(tool.name, lowering.simplified), logger)
+  }
+  if (hasNoProperties(lowering.schema)) {
     return { name: tool.name, description: tool.description } satisfies GeminiFunctionDeclaration
   }
+  // A copy for every caller: an SDK that rewrites the request in place cannot reach the cached lowering.
+  const parameters = copyGeminiSchema(lowering.schema)
   return { name: tool.name, description: tool.description, parameters } satisfies GeminiFunctionDeclaration
+}
+
+/**
+ * The warning for a tool whose schema was simplified while lowering.
+ *
+ * @example
+ * simplifiedWarning('deep_tool', 12)
+ */
+export function simplifiedWarning(name: string, simplified: number): string {
+  return `Tool "${name}": its input schema is too large or too deeply nested to lower in full for Gemini; ${simplified} part${simplified === 1 ? ' is' : 's are'} described instead of expanded.`
+}
+
+// Lowering is pure, and a tool's schema does not change once the tool exists: each schema object is lowered
+// once, and every later call copies the result.
+const loweredSchemas = new WeakMap<object, GeminiLowering>()
+
+/**
+ * The lowering of a tool's schema, computed once per schema object.
+ *
+ * @example
+ * lowerCached(tool.inputSchema).dropped // ['additionalProperties']
+ */
+export function lowerCached(schema: JSONSchema): GeminiLowering {
+  const key: unknown = schema
+  if (typeof key !== 'object' || key === null) return lowerJsonSchemaToGemini(schema)
+  let lowering = loweredSchemas.get(key)
+  if (lowering === undefined) {
+    lowering = lowerJsonSchemaToGemini(schema)
+    loweredSchemas.set(key, lowering)
+  }
+  return lowering
+}
+
+// A lowered schema is plain JSON with no shared objects; this copies it faster than a JSON round trip.
+function copyGeminiSchema(schema: GeminiSchema): GeminiSchema {
+  const copy: GeminiSchema = {}
+  for (const key in schema) {
+    const value = (schema as Record<string, unknown>)[key]
+    ;(copy as Record<string, unknown>)[key] = copyValue(key, value)
+  }
+  return copy
+}
+
+function copyValue(key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (key === 'items') return copyGeminiSchema(value as GeminiSchema)
+  if (key === 'properties') {
+    const properties: Record<string, GeminiSchema> = {}
+    const source = value as Record<string, GeminiSchema>
+    for (const name in source) {
+      const property = copyGeminiSchema(source[name] as GeminiSchema)
+      // A data property even for `__proto__`, which an assignment would turn into a prototype change.
+      if (name === '__proto__') Object.defineProperty(properties, name, ownValue(property))
+      else properties[name] = property
+    }
+    return properties
+  }
+  if (key === 'anyOf') return (value as GeminiSchema[]).map(copyGeminiSchema)
+  // enum, required, propertyOrdering (strings), default and example (JSON values).
+  return structuredCopy(value)
+}
+
+function structuredCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return value.map(structuredCopy)
+  const copy: Record<string, unknown> = {}
+  for (const [key, entry] of Object.entries(value)) {
+    Object.defineProperty(copy, key, ownValue(structuredCopy(entry)))
+  }
+  return copy
+}
+
+function ownValue(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true }
 }
 
 function passThrough(tool: Tool): GeminiFunctionDeclaration {

@@ -2,6 +2,7 @@ import { toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
 import { toAnthropic } from '../adapters/convert-to-anthropic-tools.js'
 import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
 import { toOpenAI } from '../adapters/convert-to-openai-tools.js'
+import { attachSchemaLogger } from '../adapters/schema-warnings.js'
 import { ToolDefinitionError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
@@ -285,6 +286,8 @@ class DefaultToolkit implements Toolkit {
         continue
       }
       this.#byName.set(tool.name, tool)
+      // A schema simplified while converting it (too large to lower in full) is reported here.
+      attachSchemaLogger(tool.inputSchema, this.#parts.logger)
     }
     this.#list = [...this.#byName.values()]
   }

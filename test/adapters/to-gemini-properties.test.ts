@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { convertJsonSchemaToGeminiSchema } from '../../src/adapters/convert-json-schema-to-gemini-schema.js'
 import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
-import { geminiSubsetProblems, geminiToolsProblems } from './gemini-subset.js'
+import { geminiSubsetProblems, geminiToolsProblems } from '../support/gemini-subset.js'
 
 // JSON Schemas as tools meet them: every keyword toGemini handles, in any combination, plus values of the
 // wrong kind where a schema is expected, and references that resolve, dangle or loop.

@@ -9,7 +9,20 @@ import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
 import { toOpenAI } from '../../src/adapters/convert-to-openai-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
-import { geminiSubsetProblems, geminiToolsProblems } from './gemini-subset.js'
+import { geminiSubsetProblems, geminiToolsProblems } from '../support/gemini-subset.js'
+
+// What an "any value" node lowers to: every kind Gemini can say, each typed, an array holding any scalar or
+// object; a description goes on each branch.
+function anyValue(description?: string): { anyOf: Record<string, unknown>[] } {
+  const kinds = ['string', 'number', 'boolean', 'object']
+  const labelled = (type: string) => (description === undefined ? { type } : { type, description })
+  return {
+    anyOf: [
+      ...kinds.map(labelled),
+      { ...labelled('array'), items: { anyOf: kinds.map((type) => ({ type })) } },
+    ],
+  }
+}
 
 const weather = defineTool({
   name: 'get_weather',
@@ -331,12 +344,38 @@ const loweringRules: { rule: string; property: unknown; expected: unknown; defs?
   {
     rule: 'an unresolvable $ref keeps what is beside it',
     property: { $ref: 'https://example.com/config.json', description: 'Config' },
-    expected: { description: 'Config' },
+    expected: anyValue('Config'),
   },
   {
-    rule: 'an array without items still gets items (Gemini requires them)',
+    rule: 'an array without items still gets typed items (Gemini requires them): any value',
     property: { type: 'array' },
-    expected: { type: 'array', items: {} },
+    expected: { type: 'array', items: anyValue() },
+  },
+  {
+    rule: 'a free-form property ({}, true) is any value: the union of every kind, each typed',
+    property: true,
+    expected: anyValue(),
+  },
+  {
+    rule: 'a property with only a description is any value, the description on every branch',
+    property: { description: 'Anything' },
+    expected: anyValue('Anything'),
+  },
+  {
+    rule: 'a tuple position {} is any value',
+    property: { type: 'array', prefixItems: [{ type: 'string' }, {}] },
+    expected: { type: 'array', items: { anyOf: [{ type: 'string' }, ...anyValue().anyOf] } },
+  },
+  {
+    rule: 'a $ref to an untyped definition is any value',
+    property: { $ref: '#/$defs/Free' },
+    defs: { Free: { description: 'Free' } },
+    expected: anyValue('Free'),
+  },
+  {
+    rule: 'a format alone says string',
+    property: { format: 'uuid' },
+    expected: { type: 'string', description: 'Format: uuid.' },
   },
   {
     rule: 'tuples become the union of their positions',
@@ -638,7 +677,41 @@ describe('the real-world schema corpus', () => {
               "name": "browser_click",
               "parameters": {
                 "properties": {
-                  "anything": {},
+                  "anything": {
+                    "anyOf": [
+                      {
+                        "type": "string",
+                      },
+                      {
+                        "type": "number",
+                      },
+                      {
+                        "type": "boolean",
+                      },
+                      {
+                        "type": "object",
+                      },
+                      {
+                        "items": {
+                          "anyOf": [
+                            {
+                              "type": "string",
+                            },
+                            {
+                              "type": "number",
+                            },
+                            {
+                              "type": "boolean",
+                            },
+                            {
+                              "type": "object",
+                            },
+                          ],
+                        },
+                        "type": "array",
+                      },
+                    ],
+                  },
                   "button": {
                     "enum": [
                       "left",
@@ -666,7 +739,41 @@ describe('the real-world schema corpus', () => {
                     },
                     "type": "array",
                   },
-                  "payload": {},
+                  "payload": {
+                    "anyOf": [
+                      {
+                        "type": "string",
+                      },
+                      {
+                        "type": "number",
+                      },
+                      {
+                        "type": "boolean",
+                      },
+                      {
+                        "type": "object",
+                      },
+                      {
+                        "items": {
+                          "anyOf": [
+                            {
+                              "type": "string",
+                            },
+                            {
+                              "type": "number",
+                            },
+                            {
+                              "type": "boolean",
+                            },
+                            {
+                              "type": "object",
+                            },
+                          ],
+                        },
+                        "type": "array",
+                      },
+                    ],
+                  },
                   "position": {
                     "properties": {
                       "x": {
@@ -883,7 +990,9 @@ describe('the real-world schema corpus', () => {
                         "type": "string",
                       },
                       "parent": {
+                        "description": "Recursive: same shape as entry (not expanded further).",
                         "nullable": true,
+                        "type": "object",
                       },
                     },
                     "required": [

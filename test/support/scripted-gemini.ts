@@ -7,9 +7,11 @@
 //   Vertex AI   POST /{version}/projects/{project}/locations/{location}/publishers/google/models/{model}:…
 // Like Gemini, it answers 400 when a request breaks its rules: a content without parts, a part that is
 // only `{ text: '' }`, a function-call turn not followed by one user turn with as many `functionResponse` parts, or a
-// `functionCall` part it sent with a `thoughtSignature` coming back without it.
+// `functionCall` part it sent with a `thoughtSignature` coming back without it, or a function's `parameters`
+// outside Gemini's Schema subset (a node without a `type`: "type: must be specified", an unknown key …).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { geminiSubsetProblems } from './gemini-subset.js'
 
 /** A JSON object as it goes over the wire. */
 export type JsonObject = { [key: string]: unknown }
@@ -304,6 +306,17 @@ function checkRequest(
   issuedSignatures: ReadonlyMap<string, string>,
 ): string | undefined {
   if (!Array.isArray(body.contents) || body.contents.length === 0) return '* contents: must not be empty'
+  const schemaProblems = (body.tools ?? []).flatMap((tool, toolIndex) =>
+    (tool.functionDeclarations ?? []).flatMap((declaration, index) =>
+      declaration.parameters === undefined
+        ? []
+        : geminiSubsetProblems(
+            fromWire(declaration.parameters),
+            `GenerateContentRequest.tools[${toolIndex}].function_declarations[${index}].parameters`,
+          ),
+    ),
+  )
+  if (schemaProblems.length > 0) return schemaProblems.map((problem) => `* ${problem}`).join('\n')
   for (let index = 0; index < body.contents.length; index++) {
     const content = body.contents[index]
     const parts = content?.parts
@@ -329,6 +342,26 @@ function checkRequest(
     }
   }
   return undefined
+}
+
+// The API reads a type in any case (the SDK sends `OBJECT`) and int64 counts as strings (`"3"`).
+function fromWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromWire)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, entry]) => {
+      if (key === 'type' && typeof entry === 'string') return [key, entry.toLowerCase()]
+      if (/^(min|max)(Items|Length|Properties)$/.test(key) && typeof entry === 'string' && /^\d+$/.test(entry)) {
+        return [key, Number(entry)]
+      }
+      // Property names and JSON values are data, not schema: only schema keys are read on.
+      if (key === 'properties' && typeof entry === 'object' && entry !== null) {
+        return [key, Object.fromEntries(Object.entries(entry).map(([name, child]) => [name, fromWire(child)]))]
+      }
+      if (key === 'items' || key === 'anyOf') return [key, fromWire(entry)]
+      return [key, entry]
+    }),
+  )
 }
 
 function callKey(part: GeminiPartJson): string {

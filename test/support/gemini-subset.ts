@@ -1,4 +1,5 @@
-// An independent reading of Gemini's Schema subset (an OpenAPI 3.0 subset; the API's documented limits): every
+// An independent reading of Gemini's Schema subset (an OpenAPI 3.0 subset; the API's documented limits, typed
+// nodes included): every problem a lowered schema has, with its path. Empty means the API would accept it.
 // problem a lowered schema has, with its path. Empty means the API would accept the schema's shape.
 const allowedKeys = new Set([
   'type',
@@ -53,6 +54,8 @@ export function geminiSubsetProblems(schema: unknown, path = 'parameters'): stri
     return problems
   }
   const type = node.type
+  // Gemini answers 400 for a node without a type; only a node that is nothing but an anyOf may omit it.
+  if (type === undefined) problems.push(`${path}.type: must be specified`)
   if (type !== undefined && (typeof type !== 'string' || !types.has(type))) {
     problems.push(`${path}: type ${JSON.stringify(type)} is not one of ${[...types].join(', ')}`)
   }
@@ -100,7 +103,7 @@ export function geminiSubsetProblems(schema: unknown, path = 'parameters'): stri
     } else {
       if (Object.keys(properties).length === 0) problems.push(`${path}: properties must not be empty`)
       for (const [name, property] of Object.entries(properties)) {
-        problems.push(...geminiSubsetProblems(property, `${path}.properties.${name}`))
+        problems.push(...geminiSubsetProblems(property, `${path}.properties[${name}]`))
       }
     }
   }

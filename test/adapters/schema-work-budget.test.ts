@@ -1,0 +1,152 @@
+// Schema transformations run in time and output size linear in their input: references reused are lowered
+// once, and past a work budget a node is described instead of expanded, with a warning to the toolkit.
+import { GoogleGenAI } from '@google/genai'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
+import { toOpenAI } from '../../src/adapters/convert-to-openai-tools.js'
+import { createClient } from '../../src/client/create-client.js'
+import { defineTool } from '../../src/tool/define-tool.js'
+import type { JSONSchema, Tool } from '../../src/tool/types.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import {
+  doublingRefChain,
+  hostileSchema,
+  nestedUnionsBesideProperties,
+  schemaSize,
+} from '../reliability/hostile-schemas.js'
+import { geminiToolsProblems } from '../support/gemini-subset.js'
+import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+
+function toolWith(schema: JSONSchema, name = 'hostile'): Tool {
+  return {
+    name,
+    description: 'A tool with a hostile schema.',
+    inputSchema: schema,
+    source: 'custom',
+    execute: async () => ({ output: 'ok', isError: false }),
+  }
+}
+
+// The bounds the work budget promises, stated in the input's JSON size: a constant floor every real schema
+// fits in, plus a fixed multiple of the input. Exponential growth breaks them by orders of magnitude.
+function outputBound(input: unknown): number {
+  return 4_000_000 + 400 * schemaSize(input)
+}
+function timeBoundMs(input: unknown): number {
+  return 2_000 + schemaSize(input) / 4
+}
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const start = performance.now()
+  const value = work()
+  return { value, ms: performance.now() - start }
+}
+
+describe('the work budget of toGemini', () => {
+  it('lowers $defs that each refer to the next one twice, 30 levels, in bounded time and size', () => {
+    const schema = doublingRefChain(30)
+    const { value, ms } = timed(() => toGemini([toolWith(schema)]))
+    const size = schemaSize(value)
+    expect(schemaSize(schema)).toBeLessThan(4_000)
+    expect(size).toBeLessThan(outputBound(schema))
+    expect(ms).toBeLessThan(timeBoundMs(schema))
+    expect(geminiToolsProblems(value)).toStrictEqual([])
+    // The top levels are expanded; the model is told where the rest was cut.
+    const root = value[0].functionDeclarations[0]?.parameters?.properties?.root
+    expect(root?.type).toBe('object')
+    expect(JSON.stringify(value)).toContain('Not expanded')
+  })
+
+  it('lowers an anyOf beside properties nested 16 deep in bounded time and size', () => {
+    const schema = nestedUnionsBesideProperties(16)
+    const { value, ms } = timed(() => toGemini([toolWith(schema)]))
+    expect(schemaSize(value)).toBeLessThan(outputBound(schema))
+    expect(ms).toBeLessThan(timeBoundMs(schema))
+    expect(geminiToolsProblems(value)).toStrictEqual([])
+  })
+
+  it('expands a definition used many times in full when it fits the budget, lowering it once', () => {
+    const item = {
+      type: 'object',
+      properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    }
+    const properties = Object.fromEntries(
+      Array.from({ length: 50 }, (_, index) => [`p${index}`, { $ref: '#/$defs/Item' }]),
+    )
+    const schema = { type: 'object', properties, $defs: { Item: item } }
+    const [wrapper] = toGemini([toolWith(schema)])
+    const lowered = wrapper.functionDeclarations[0]?.parameters?.properties ?? {}
+    expect(Object.keys(lowered)).toHaveLength(50)
+    for (const property of Object.values(lowered)) {
+      expect(property).toStrictEqual({
+        type: 'object',
+        properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      })
+    }
+    // Every use is its own object: an SDK rewriting one in place leaves the others alone.
+    expect(lowered.p0).not.toBe(lowered.p1)
+    expect(JSON.stringify(wrapper)).not.toContain('Not expanded')
+  })
+
+  it('warns the toolkit’s logger once when a schema is simplified, naming the tool', async () => {
+    const warnings: string[] = []
+    await using tk = await createToolkit({
+      tools: [toolWith(doublingRefChain(30), 'fan_out')],
+      logger: { warn: (message) => warnings.push(message) },
+    })
+    tk.toGemini()
+    tk.toGemini()
+    toGemini(tk.tools())
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(
+      /^Tool "fan_out": its input schema is too large or too deeply nested to lower in full for Gemini; \d+ parts are described instead of expanded\.$/,
+    )
+    expect(tk.warnings()).toStrictEqual(warnings)
+  })
+
+  it('warns the toolkit’s logger from a genai client run too, and Gemini accepts the request', async () => {
+    await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'done' }])] })
+    const warnings: string[] = []
+    await using tk = await createToolkit({
+      tools: [toolWith(nestedUnionsBesideProperties(40), 'deep_unions')],
+      logger: { warn: (message) => warnings.push(message) },
+    })
+    const genai = new GoogleGenAI({
+      apiKey: 'test',
+      httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
+    })
+    const client = createClient({ genai, model: 'gemini-2.5-flash' })
+    const result = await client.run('go', { toolkit: tk })
+    expect(result.text).toBe('done')
+    expect(warnings.filter((warning) => warning.startsWith('Tool "deep_unions"'))).toHaveLength(1)
+  })
+
+  it('never throws and stays within bounds on generated hostile schemas (fan-out, depth, cycles, unions, patterns)', () => {
+    fc.assert(
+      fc.property(hostileSchema, (schema) => {
+        const tools = [toolWith(schema)]
+        const converters: Array<() => unknown> = [() => toGemini(tools), () => toOpenAI(tools)]
+        for (const convert of converters) {
+          const { value, ms } = timed(convert)
+          expect(schemaSize(value)).toBeLessThan(outputBound(schema))
+          expect(ms).toBeLessThan(timeBoundMs(schema))
+        }
+        expect(geminiToolsProblems(toGemini(tools))).toStrictEqual([])
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
+
+describe('a schema defineTool accepts', () => {
+  it('lowers the hostile shapes defineTool lets through', () => {
+    const tool = defineTool({
+      name: 'chain',
+      description: 'x',
+      inputSchema: doublingRefChain(24),
+      execute: () => 'ok',
+    })
+    expect(geminiToolsProblems(toGemini([tool]))).toStrictEqual([])
+  })
+})
