@@ -461,7 +461,7 @@ function simplifiedNode(input: Record<string, unknown>, state: LowerState): Gemi
   const nullable = types.includes('null') || node.nullable === true
   const description = joinSentences([
     stringOrUndefined(node.description),
-    'Not expanded: the schema is too large or too deeply nested to send in full.',
+    'Not expanded: too large or too deep to send in full.',
   ])
   return typedNode(type ?? 'string', description, nullable, state)
 }

@@ -10,13 +10,66 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import {
-  doublingRefChain,
+  cyclicObjectSchema,
+  fanOutRefSchema,
   hostileSchema,
-  nestedUnionsBesideProperties,
-  schemaSize,
+  nestedUnionSchema,
+  sizeOf,
 } from '../reliability/hostile-schemas.js'
 import { geminiToolsProblems } from '../support/gemini-subset.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+
+const names = fc.constantFrom('a', 'b', 'x-y', 'a.b', '__proto__', 'constructor', '$ref', '')
+
+// Generated trees of every construct the converters treat specially, with references that resolve, recurse
+// or dangle, beside a fan-out chain: unions inside references inside unions.
+const hostileTree: fc.Arbitrary<JSONSchema> = fc
+  .record({
+    tree: fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { maxDepth: 6, depthIdentifier: 'hostile' },
+        fc.constantFrom<unknown>(
+          {},
+          true,
+          { type: 'string', pattern: '^(a+)+$' },
+          { $ref: '#' },
+          { $ref: '#/$defs/loop' },
+          { $ref: '#/$defs/missing' },
+          { type: ['string', 'null', 'integer'] },
+          { description: 'only a description' },
+          { type: 'array' },
+        ),
+        fc.record(
+          {
+            type: fc.constantFrom('object', 'array', 'string', 'integer'),
+            properties: fc.dictionary(names, tie('node'), { maxKeys: 6 }),
+            anyOf: fc.array(tie('node'), { maxLength: 4 }),
+            oneOf: fc.array(tie('node'), { maxLength: 3 }),
+            allOf: fc.array(tie('node'), { maxLength: 3 }),
+            items: fc.oneof(tie('node'), fc.array(tie('node'), { maxLength: 3 })),
+            required: fc.array(names, { maxLength: 4 }),
+            enum: fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.constant(null)), {
+              maxLength: 5,
+            }),
+            $ref: fc.constantFrom('#', '#/$defs/loop', '#/$defs/n0'),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    })).node,
+    levels: fc.integer({ min: 1, max: 16 }),
+  })
+  .map(({ tree, levels }) => {
+    const chain = fanOutRefSchema(levels)
+    return {
+      type: 'object',
+      properties: { value: tree, chain: chain.properties },
+      $defs: {
+        ...(chain.$defs as Record<string, unknown>),
+        loop: { type: 'object', properties: { again: { $ref: '#/$defs/loop' }, tree } },
+      },
+    }
+  })
 
 function toolWith(schema: JSONSchema, name = 'hostile'): Tool {
   return {
@@ -31,10 +84,10 @@ function toolWith(schema: JSONSchema, name = 'hostile'): Tool {
 // The bounds the work budget promises, stated in the input's JSON size: a constant floor every real schema
 // fits in, plus a fixed multiple of the input. Exponential growth breaks them by orders of magnitude.
 function outputBound(input: unknown): number {
-  return 4_000_000 + 400 * schemaSize(input)
+  return 4_000_000 + 400 * sizeOf(input)
 }
 function timeBoundMs(input: unknown): number {
-  return 2_000 + schemaSize(input) / 4
+  return 2_000 + sizeOf(input) / 4
 }
 
 function timed<T>(work: () => T): { value: T; ms: number } {
@@ -45,10 +98,10 @@ function timed<T>(work: () => T): { value: T; ms: number } {
 
 describe('the work budget of toGemini', () => {
   it('lowers $defs that each refer to the next one twice, 30 levels, in bounded time and size', () => {
-    const schema = doublingRefChain(30)
+    const schema = fanOutRefSchema(30)
     const { value, ms } = timed(() => toGemini([toolWith(schema)]))
-    const size = schemaSize(value)
-    expect(schemaSize(schema)).toBeLessThan(4_000)
+    const size = sizeOf(value)
+    expect(sizeOf(schema)).toBeLessThan(4_000)
     expect(size).toBeLessThan(outputBound(schema))
     expect(ms).toBeLessThan(timeBoundMs(schema))
     expect(geminiToolsProblems(value)).toStrictEqual([])
@@ -59,9 +112,9 @@ describe('the work budget of toGemini', () => {
   })
 
   it('lowers an anyOf beside properties nested 16 deep in bounded time and size', () => {
-    const schema = nestedUnionsBesideProperties(16)
+    const schema = nestedUnionSchema(16)
     const { value, ms } = timed(() => toGemini([toolWith(schema)]))
-    expect(schemaSize(value)).toBeLessThan(outputBound(schema))
+    expect(sizeOf(value)).toBeLessThan(outputBound(schema))
     expect(ms).toBeLessThan(timeBoundMs(schema))
     expect(geminiToolsProblems(value)).toStrictEqual([])
   })
@@ -92,7 +145,7 @@ describe('the work budget of toGemini', () => {
   it('warns the toolkit’s logger once when a schema is simplified, naming the tool', async () => {
     const warnings: string[] = []
     await using tk = await createToolkit({
-      tools: [toolWith(doublingRefChain(30), 'fan_out')],
+      tools: [toolWith(fanOutRefSchema(30), 'fan_out')],
       logger: { warn: (message) => warnings.push(message) },
     })
     tk.toGemini()
@@ -109,7 +162,7 @@ describe('the work budget of toGemini', () => {
     await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'done' }])] })
     const warnings: string[] = []
     await using tk = await createToolkit({
-      tools: [toolWith(nestedUnionsBesideProperties(40), 'deep_unions')],
+      tools: [toolWith(nestedUnionSchema(40), 'deep_unions')],
       logger: { warn: (message) => warnings.push(message) },
     })
     const genai = new GoogleGenAI({
@@ -124,18 +177,26 @@ describe('the work budget of toGemini', () => {
 
   it('never throws and stays within bounds on generated hostile schemas (fan-out, depth, cycles, unions, patterns)', () => {
     fc.assert(
-      fc.property(hostileSchema, (schema) => {
+      fc.property(fc.oneof(hostileSchema, hostileTree), (schema) => {
         const tools = [toolWith(schema)]
         const converters: Array<() => unknown> = [() => toGemini(tools), () => toOpenAI(tools)]
         for (const convert of converters) {
           const { value, ms } = timed(convert)
-          expect(schemaSize(value)).toBeLessThan(outputBound(schema))
+          expect(sizeOf(value)).toBeLessThan(outputBound(schema))
           expect(ms).toBeLessThan(timeBoundMs(schema))
         }
         expect(geminiToolsProblems(toGemini(tools))).toStrictEqual([])
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     )
+  })
+})
+
+describe('a JS-level cycle in a custom tool’s schema', () => {
+  it('is cut, not followed forever', () => {
+    const [wrapper] = toGemini([toolWith(cyclicObjectSchema())])
+    expect(geminiToolsProblems([wrapper])).toStrictEqual([])
+    expect(JSON.stringify(wrapper)).toContain('Recursive')
   })
 })
 
@@ -144,7 +205,7 @@ describe('a schema defineTool accepts', () => {
     const tool = defineTool({
       name: 'chain',
       description: 'x',
-      inputSchema: doublingRefChain(24),
+      inputSchema: fanOutRefSchema(24),
       execute: () => 'ok',
     })
     expect(geminiToolsProblems(toGemini([tool]))).toStrictEqual([])

@@ -1,6 +1,5 @@
 // An independent reading of Gemini's Schema subset (an OpenAPI 3.0 subset; the API's documented limits, typed
 // nodes included): every problem a lowered schema has, with its path. Empty means the API would accept it.
-// problem a lowered schema has, with its path. Empty means the API would accept the schema's shape.
 const allowedKeys = new Set([
   'type',
   'format',

@@ -351,12 +351,19 @@ function fromWire(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, entry]) => {
       if (key === 'type' && typeof entry === 'string') return [key, entry.toLowerCase()]
-      if (/^(min|max)(Items|Length|Properties)$/.test(key) && typeof entry === 'string' && /^\d+$/.test(entry)) {
+      if (
+        /^(min|max)(Items|Length|Properties)$/.test(key) &&
+        typeof entry === 'string' &&
+        /^\d+$/.test(entry)
+      ) {
         return [key, Number(entry)]
       }
       // Property names and JSON values are data, not schema: only schema keys are read on.
       if (key === 'properties' && typeof entry === 'object' && entry !== null) {
-        return [key, Object.fromEntries(Object.entries(entry).map(([name, child]) => [name, fromWire(child)]))]
+        return [
+          key,
+          Object.fromEntries(Object.entries(entry).map(([name, child]) => [name, fromWire(child)])),
+        ]
       }
       if (key === 'items' || key === 'anyOf') return [key, fromWire(entry)]
       return [key, entry]
