@@ -62,7 +62,7 @@ export class AbortError extends ToolnexusError {
 
 /**
  * A conversation store that could not do its work: the database is down or refused the request, or a
- * conversation kept changing under every save. Nothing was written. The message names the store, the
+ * conversation kept changing under every save. A save is written whole or not at all. The message names the store, the
  * operation and the conversation id, never the connection URL or a password; the driver's error is the
  * `cause`.
  *

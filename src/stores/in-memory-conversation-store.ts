@@ -1,9 +1,11 @@
 import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'
+import { checkVersion } from './check-version.js'
+import { decodeRecord, encodeRecord } from './record-json.js'
 
-/** A stored copy: what a caller holds can change without changing the store. */
+/** A stored copy, as JSON text: what a caller holds can change without changing the store. */
 interface Entry {
-  record: ConversationRecord<unknown>
+  record: string
   version: number
   /** `Date.now()` past which the entry is gone; `undefined`: it never expires. */
   expiresAt: number | undefined
@@ -17,8 +19,9 @@ export interface InMemoryConversationStoreOptions {
 
 /**
  * The default `ConversationStore`: conversations in a `Map`, for as long as the process lives (or
- * `ttlSeconds` after their last save). Keeps deep copies (`structuredClone`), so a caller changing what
- * it passed or got back does not change what is stored. One process only: instances behind a load
+ * `ttlSeconds` after their last save). Keeps each record as JSON text, exactly as the database stores do
+ * (bytes and URLs included), so a caller changing what it passed or got back does not change what is
+ * stored, and what works here works on Redis and Postgres. One process only: instances behind a load
  * balancer need a shared store (`toolnexus/redis`, `toolnexus/postgres`).
  *
  * @example
@@ -38,16 +41,16 @@ export class InMemoryConversationStore<Message> implements ConversationStore<Mes
   load(id: string): StoredConversation<Message> | undefined {
     const entry = this.#live(id)
     if (entry === undefined) return undefined
-    return { ...(structuredClone(entry.record) as ConversationRecord<Message>), version: entry.version }
+    const record = decodeRecord<Message>(entry.record, (error) => error as Error)
+    return { ...record, version: entry.version }
   }
 
   save(id: string, record: ConversationRecord<Message>, expectedVersion: number): boolean {
+    checkVersion(expectedVersion)
     const current = this.#live(id)
     if ((current?.version ?? 0) !== expectedVersion) return false
-    const copy: ConversationRecord<unknown> = { messages: structuredClone(record.messages) }
-    if (record.suspended !== undefined) copy.suspended = structuredClone(record.suspended)
     this.#conversations.set(id, {
-      record: copy,
+      record: encodeRecord(record),
       version: expectedVersion + 1,
       expiresAt: this.#ttlMs === undefined ? undefined : Date.now() + this.#ttlMs,
     })
