@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', next: 'src/next/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    next: 'src/next/index.ts',
+    redis: 'src/redis/index.ts',
+    postgres: 'src/postgres/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   splitting: true,

@@ -1,6 +1,6 @@
+import { checkVersion } from './check-version.js'
 import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'
-import { checkVersion } from './check-version.js'
 import { decodeRecord, encodeRecord } from './record-json.js'
 
 /** A stored copy, as JSON text: what a caller holds can change without changing the store. */

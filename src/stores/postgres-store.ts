@@ -1,9 +1,8 @@
 // `toolnexus/postgres`: conversations in PostgreSQL, shared by every instance. Loaded only through its
 // subpath, so the root entry never touches `pg` (an optional peer dependency).
-import type { ModelMessage } from 'ai'
 import { ConfigError, StoreError } from '../errors.js'
 import { checkVersion } from './check-version.js'
-import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
+import type { ConversationRecord, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'
 import { decodeRecord, encodeRecord } from './record-json.js'
 import { connectionSecrets, storeFailure } from './store-failure.js'
@@ -47,10 +46,19 @@ export type PostgresStoreOptions = PostgresConnection & {
   createTable?: boolean
 }
 
-/** A `ConversationStore` in Postgres. */
-export interface PostgresConversationStore<Message> extends ConversationStore<Message> {
-  load(id: string): Promise<StoredConversation<Message> | undefined>
-  save(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
+/**
+ * A `ConversationStore` in Postgres, for any message type (it keeps JSON): fits `createClient` over an AI
+ * SDK model and over `@google/genai` alike.
+ *
+ * @example
+ * const store: PostgresConversationStore = createPostgresStore({ connectionString: 'postgres://db/app' })
+ */
+export interface PostgresConversationStore {
+  /** The conversation and its version; `Message` is whatever type of message you saved. */
+  load<Message = unknown>(id: string): Promise<StoredConversation<Message> | undefined>
+  /** Writes the record if the conversation is still at `expectedVersion` (`0`: it must not exist yet). */
+  save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
+  /** Forgets the conversation (no error when there is none). */
   delete(id: string): Promise<void>
   /** Deletes the rows whose expiry has passed (they are never loaded; this frees their space). */
   deleteExpired(): Promise<number>
@@ -78,9 +86,7 @@ const CONNECT_TIMEOUT_MS = 10_000
  * const client = createClient({ model, store })
  * await client.ask('Hello', { id: 'user-1' })
  */
-export function createPostgresStore<Message = ModelMessage>(
-  options: PostgresStoreOptions,
-): PostgresConversationStore<Message> {
+export function createPostgresStore(options: PostgresStoreOptions): PostgresConversationStore {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError(
       'createPostgresStore needs { connectionString } or { pool }, like createPostgresStore({ connectionString: process.env.DATABASE_URL }).',
@@ -122,7 +128,7 @@ export function createPostgresStore<Message = ModelMessage>(
   }
 
   return {
-    async load(id) {
+    async load<Message>(id: string) {
       const result = await query(
         'load',
         id,
@@ -139,7 +145,7 @@ export function createPostgresStore<Message = ModelMessage>(
       return { ...decodeRecord<Message>(row.record, (error) => fail('load', id, error)), version }
     },
 
-    async save(id, record, expectedVersion) {
+    async save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number) {
       checkVersion(expectedVersion)
       const text = encodeRecord(record)
       const expires = `CASE WHEN $3::integer IS NULL THEN NULL ELSE now() + $3::integer * interval '1 second' END`

@@ -1,9 +1,8 @@
 // `toolnexus/redis`: conversations in Redis, shared by every instance. Loaded only through its subpath,
 // so the root entry never touches `redis` (an optional peer dependency).
-import type { ModelMessage } from 'ai'
 import { ConfigError, StoreError } from '../errors.js'
 import { checkVersion } from './check-version.js'
-import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
+import type { ConversationRecord, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'
 import { decodeRecord, encodeRecord } from './record-json.js'
 import { connectionSecrets, storeFailure } from './store-failure.js'
@@ -55,10 +54,19 @@ export type RedisStoreOptions = RedisConnection & {
   commandTimeoutMs?: number
 }
 
-/** A `ConversationStore` in Redis; `close` ends the client the store made (not one you passed). */
-export interface RedisConversationStore<Message> extends ConversationStore<Message> {
-  load(id: string): Promise<StoredConversation<Message> | undefined>
-  save(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
+/**
+ * A `ConversationStore` in Redis, for any message type (it keeps JSON): fits `createClient` over an AI SDK
+ * model and over `@google/genai` alike. `close` ends the client the store made (not one you passed).
+ *
+ * @example
+ * const store: RedisConversationStore = createRedisStore({ url: "redis://127.0.0.1:6379" })
+ */
+export interface RedisConversationStore {
+  /** The conversation and its version; `Message` is whatever type of message you saved. */
+  load<Message = unknown>(id: string): Promise<StoredConversation<Message> | undefined>
+  /** Writes the record if the conversation is still at `expectedVersion` (`0`: it must not exist yet). */
+  save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
+  /** Forgets the conversation (no error when there is none). */
   delete(id: string): Promise<void>
   close(): Promise<void>
 }
@@ -94,9 +102,7 @@ return current + 1
  * const client = createClient({ model, store })
  * await client.ask('Hello', { id: 'user-1' })
  */
-export function createRedisStore<Message = ModelMessage>(
-  options: RedisStoreOptions,
-): RedisConversationStore<Message> {
+export function createRedisStore(options: RedisStoreOptions): RedisConversationStore {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError(
       'createRedisStore needs { url } or { client }, like createRedisStore({ url: process.env.REDIS_URL }).',
@@ -118,7 +124,7 @@ export function createRedisStore<Message = ModelMessage>(
     storeFailure({ store: 'Redis', operation, id, error, secrets })
 
   return {
-    async load(id) {
+    async load<Message>(id: string) {
       const client = await connection.get()
       let reply: unknown
       try {
@@ -135,7 +141,7 @@ export function createRedisStore<Message = ModelMessage>(
       return { ...decodeRecord<Message>(record, (error) => fail('load', id, error)), version: parsed }
     },
 
-    async save(id, record, expectedVersion) {
+    async save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number) {
       checkVersion(expectedVersion)
       const text = encodeRecord(record)
       const client = await connection.get()

@@ -1,5 +1,4 @@
 import { inspect } from 'node:util'
-import type { ModelMessage } from 'ai'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, StoreError } from '../../src/errors.js'
@@ -85,16 +84,16 @@ describe.runIf(available)('Postgres store', () => {
     expect(() =>
       createPostgresStore({ connectionString: postgres.connectionString, table: 'x; DROP TABLE y' }),
     ).toThrow('`table` must be a table name')
-    expect(() => createPostgresStore({ connectionString: postgres.connectionString, ttlSeconds: -1 })).toThrow(
-      '`ttlSeconds` must be',
-    )
+    expect(() =>
+      createPostgresStore({ connectionString: postgres.connectionString, ttlSeconds: -1 }),
+    ).toThrow('`ttlSeconds` must be')
   })
 })
 
 describe.runIf(available)('Postgres store that is down', () => {
   it('fails each call with a StoreError that names the operation and never shows the password', async () => {
     const port = await freePort()
-    const store = createPostgresStore<ModelMessage>({
+    const store = createPostgresStore({
       connectionString: `postgres://toolnexus:hunter2-secret@127.0.0.1:${port}/postgres`,
     })
     for (const [operation, call] of [
@@ -115,7 +114,7 @@ describe.runIf(available)('Postgres store that is down', () => {
 
   it('fails a save while Postgres is gone, and the same store works again once it is back', async () => {
     const server = await startPostgresServer()
-    const store = createPostgresStore<ModelMessage>({ connectionString: server.connectionString })
+    const store = createPostgresStore({ connectionString: server.connectionString })
     try {
       await store.save('c', { messages: sampleMessages('before') }, 0)
       const before = await store.load('c')

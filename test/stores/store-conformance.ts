@@ -113,16 +113,12 @@ export function describeStoreConformance(options: ConformanceOptions): void {
       const store = await open()
       const id = newId('bytes')
       const bytes = new Uint8Array(33_000).map((_, index) => (index * 7) % 256)
-      const messages: ModelMessage[] = [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'what is in these?' },
-            { type: 'image', image: bytes, mediaType: 'image/png' },
-            { type: 'file', data: new URL('https://example.com/report.pdf'), mediaType: 'application/pdf' },
-          ],
-        },
-      ]
+      const sent = [
+        { type: 'text', text: 'what is in these?' },
+        { type: 'image', image: bytes, mediaType: 'image/png' },
+        { type: 'file', data: new URL('https://example.com/report.pdf'), mediaType: 'application/pdf' },
+      ] as const
+      const messages: ModelMessage[] = [{ role: 'user', content: [...sent] }]
       await store.save(id, { messages }, 0)
       const content = (await store.load(id))?.messages[0]?.content
       const parts = Array.isArray(content) ? content : []
@@ -131,9 +127,7 @@ export function describeStoreConformance(options: ConformanceOptions): void {
       expect(image instanceof Uint8Array && Buffer.from(image).equals(Buffer.from(bytes))).toBe(true)
       expect(parts[2]?.type === 'file' && parts[2].data instanceof URL).toBe(true)
       expect(parts.map((part) => (part.type === 'image' ? { ...part, image: 'bytes' } : part))).toStrictEqual(
-        (messages[0]?.content as typeof parts).map((part) =>
-          part.type === 'image' ? { ...part, image: 'bytes' } : part,
-        ),
+        sent.map((part) => (part.type === 'image' ? { ...part, image: 'bytes' } : part)),
       )
     })
 
