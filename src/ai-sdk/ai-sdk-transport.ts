@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { ConfigError } from '../errors.js'
+import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
 import { retryAfterFromHeaders } from '../loop/retry.js'
 import type {
   ModelToolCall,
@@ -8,6 +9,7 @@ import type {
   Transport,
   TransportStreamPart,
 } from '../loop/transport.js'
+import { toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
 import type {
@@ -300,6 +302,7 @@ export class TurnBuilder {
   /** The spec content, in order, for the `afterModel` hook. */
   readonly content: SpecContentPart[] = []
   readonly #toolCalls: ModelToolCall[] = []
+  readonly #ids = new Set<string>()
 
   add(part: SpecContentPart): void {
     // Tools the provider ran itself are not ours to answer, and the loop declares none.
@@ -307,11 +310,13 @@ export class TurnBuilder {
     if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
       this.content.push(part)
     if (part.type !== 'tool-call') return
-    const text = part.input ?? ''
+    const id =
+      typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
     this.#toolCalls.push({
-      id: part.toolCallId ?? `call_${this.#toolCalls.length}`,
-      name: part.toolName ?? '',
-      input: parseObject(text) ?? text,
+      // Repeated ids would give one id several answers; each call gets its own, answered once.
+      id: uniqueCallId(id, this.#ids),
+      name: typeof part.toolName === 'string' ? part.toolName : '',
+      input: readToolInput(part.input),
     })
   }
 
@@ -374,6 +379,23 @@ export class TurnBuilder {
     if (typeof modelId === 'string') turn.responseModel = modelId
     return turn
   }
+}
+
+/**
+ * A tool call's arguments as the loop takes them: the object a JSON text holds, an object a provider
+ * sent already parsed (not a string, as the spec says, but some do), or else the text itself, which the
+ * loop answers with an error quoting it.
+ *
+ * @example
+ * readToolInput('{"city":"Pune"}') // { city: 'Pune' }
+ * readToolInput({ city: 'Pune' })  // { city: 'Pune' }
+ * readToolInput(42)                // '42'
+ */
+export function readToolInput(input: unknown): Record<string, unknown> | string {
+  if (input === undefined || input === null) return {}
+  if (typeof input === 'string') return parseObject(input) ?? input
+  if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>
+  return toJsonText(input)
 }
 
 /**

@@ -58,11 +58,12 @@ function readRetryAfterHeader(error: Error): number | undefined {
     return undefined
   }
   const value: unknown = headers.get('retry-after')
-  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : undefined
+  // More digits than any sane wait has are garbage; the loop also ignores a wait past its `maxDelayMs`.
+  return typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) * 1000 : undefined
 }
 
 // `"retryDelay": "37s"` (or "1.5s") anywhere in the error text.
-const RETRY_DELAY_PATTERN = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/
+const RETRY_DELAY_PATTERN = /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"/
 
 function readRetryDelay(message: string): number | undefined {
   const match = RETRY_DELAY_PATTERN.exec(message)

@@ -1,4 +1,5 @@
 import type { Content, Part } from '@google/genai'
+import { uniqueCallId } from '../loop/call-ids.js'
 import type { ModelToolCall } from '../loop/transport.js'
 
 /**
@@ -52,16 +53,25 @@ export function readFunctionCalls(options: {
   if (parts === undefined) return []
   const createId = options.createId ?? nextGeneratedCallId
   const calls: GeminiToolCall[] = []
+  let seen: Set<string> | undefined
   for (const part of parts) {
     const call = part.functionCall
-    if (call === undefined) continue
-    const name = call.name ?? ''
-    const input = call.args ?? {}
-    calls.push(
-      typeof call.id === 'string' && call.id !== ''
-        ? { id: call.id, name, input }
-        : { id: createId(), name, input, idGenerated: true },
-    )
+    if (call === undefined || call === null) continue
+    const name = typeof call.name === 'string' ? call.name : ''
+    const args: unknown = call.args
+    const input =
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? (args as Record<string, unknown>)
+        : {}
+    if (typeof call.id !== 'string' || call.id === '') {
+      calls.push({ id: createId(), name, input, idGenerated: true })
+      continue
+    }
+    // A repeated id would give one id several answers: the repeat gets an id of its own and, since
+    // Gemini does not know that id, is answered by position like a call without one.
+    seen ??= new Set()
+    const id = uniqueCallId(call.id, seen)
+    calls.push(id === call.id ? { id, name, input } : { id, name, input, idGenerated: true })
   }
   return calls
 }

@@ -1,9 +1,10 @@
-import { createSecretScrubber } from '../shared/scrub-secrets.js'
+import { createSecretScrubber, scrubToolResult, secretPartsOf } from '../shared/scrub-secrets.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { buildHttpRequest } from './build-http-request.js'
 import { expandHeaderVariables, processEnvironment } from './expand-header-variables.js'
+import { fetchWithRedirects } from './fetch-with-redirects.js'
 import type { HttpToolSpec } from './http-tool-spec.js'
 import { type HttpToolPlan, planHttpTool } from './plan-http-tool.js'
 import { readHttpResponse } from './read-http-response.js'
@@ -88,6 +89,12 @@ async function callEndpoint(
     }
   }
 
+  // The values from the environment, and the whole headers they went into (a Basic credential decoded).
+  const secrets = [...expanded.secrets]
+  for (const [, value] of expanded.headers) {
+    if (expanded.secrets.some((secret) => value.includes(secret))) secrets.push(...secretPartsOf(value))
+  }
+  const scrub = createSecretScrubber(secrets)
   if (context.signal?.aborted) return fail(`the request to ${target} was aborted before it was sent.`)
   const controller = new AbortController()
   let timedOut = false
@@ -98,18 +105,19 @@ async function callEndpoint(
   const onAbort = (): void => controller.abort(context.signal?.reason)
   context.signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    const response = await fetch(request.url, {
+    const answer = await fetchWithRedirects({
+      url: request.url,
       method: plan.method,
       headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
+      publicHeaders: new Headers({ accept: DEFAULT_ACCEPT }),
+      body: request.body,
       signal: controller.signal,
     })
-    const result = await readHttpResponse(response)
-    // A failing server may quote the request's headers back (a 401 "you sent Bearer …", a debug 500);
-    // the values that came from the environment are secrets and must not reach the model or a log.
-    return result.isError
-      ? { ...result, output: createSecretScrubber(expanded.secrets)(result.output) }
-      : result
+    if (answer.kind === 'refused') return fail(`${scrub(answer.message)}.`)
+    const result = await readHttpResponse(answer.response)
+    // A server may quote the request's headers back (a 401 "you sent Bearer …", a debug 500, an echo
+    // endpoint); the values that came from the environment are secrets and must not reach the model or a log.
+    return scrubToolResult(scrub, result)
   } catch (error) {
     if (timedOut) return fail(`no response from ${target} within ${plan.timeoutMs} ms.`)
     if (controller.signal.aborted) return fail(`the request to ${target} was aborted.`)

@@ -20,12 +20,16 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 60_000 }
 
 /**
- * The wait before retry number `attempt` (0-based): the provider's `Retry-After` when it sent one, else
- * exponential backoff with jitter (a uniform draw from the upper half, so concurrent clients spread out
- * without any retry coming back too early). Never more than `maxDelayMs`.
+ * The wait before retry number `attempt` (0-based): the provider's `Retry-After` when it sent a sane one
+ * (a finite number of milliseconds from 0 to a day), else exponential backoff with jitter (a uniform draw
+ * from the upper half, so concurrent clients spread out without any retry coming back too early). A
+ * `Retry-After` out of range (`99999999999999999999`, a negative or garbled value) is not waited for: it
+ * gets the normal backoff. Never more than `maxDelayMs`.
  *
  * @example
  * retryDelay({ attempt: 1, policy: DEFAULT_RETRY_POLICY }) // between 500 and 1000
+ * retryDelay({ attempt: 0, policy: DEFAULT_RETRY_POLICY, retryAfterMs: 2000 }) // 2000
+ * retryDelay({ attempt: 0, policy: DEFAULT_RETRY_POLICY, retryAfterMs: 1e23 }) // between 250 and 500
  */
 export function retryDelay(options: {
   attempt: number
@@ -33,9 +37,21 @@ export function retryDelay(options: {
   retryAfterMs?: number | undefined
 }): number {
   const { attempt, policy, retryAfterMs } = options
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs)
+  if (isSaneRetryAfter(retryAfterMs)) return Math.min(retryAfterMs, policy.maxDelayMs)
   const base = policy.initialDelayMs * 2 ** attempt
   return Math.min(base / 2 + Math.random() * (base / 2), policy.maxDelayMs)
+}
+
+/** The longest `Retry-After` taken as meant (a day); a longer one is garbage and gets the normal backoff. */
+export const MAX_SANE_RETRY_AFTER_MS = 86_400_000
+
+function isSaneRetryAfter(retryAfterMs: number | undefined): retryAfterMs is number {
+  return (
+    typeof retryAfterMs === 'number' &&
+    Number.isFinite(retryAfterMs) &&
+    retryAfterMs >= 0 &&
+    retryAfterMs <= MAX_SANE_RETRY_AFTER_MS
+  )
 }
 
 /**
@@ -55,8 +71,10 @@ export function retryAfterFromHeaders(headers: unknown): number | undefined {
     if (name === 'retry-after') seconds = value.trim()
     else if (name === 'retry-after-ms') milliseconds = value.trim()
   }
-  if (milliseconds !== undefined && /^\d+(\.\d+)?$/.test(milliseconds)) return Math.ceil(Number(milliseconds))
-  if (seconds !== undefined && /^\d+$/.test(seconds)) return Number(seconds) * 1000
+  // More digits than any sane wait has are garbage, not a wait of centuries.
+  if (milliseconds !== undefined && /^\d{1,12}(\.\d+)?$/.test(milliseconds))
+    return Math.ceil(Number(milliseconds))
+  if (seconds !== undefined && /^\d{1,9}$/.test(seconds)) return Number(seconds) * 1000
   return undefined
 }
 

@@ -12,7 +12,7 @@ import {
   McpError,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js'
-import { createSecretScrubber, type SecretScrubber } from '../shared/scrub-secrets.js'
+import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
@@ -133,7 +133,8 @@ export class McpServerConnection {
           },
         )
         const mapped = mapCallToolResult(result, origin)
-        return mapped.isError ? { ...mapped, output: this.#scrub(mapped.output) } : mapped
+        // Successful results too: a server may echo its own token back in a result or its content.
+        return scrubToolResult(this.#scrub, mapped)
       } catch (error) {
         // A remote server that forgot our session never ran the call: reconnect and send it once more.
         if (isSessionGone(error)) {

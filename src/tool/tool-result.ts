@@ -17,11 +17,25 @@ export function toolFailed(name: string, error: unknown): ToolResult {
   return errorResult(`Tool "${name}" failed: ${errorMessage(error)}`)
 }
 
-/** The message of anything thrown, without a stack. */
+/**
+ * The message of anything thrown, without a stack. Never throws: an error whose `message` getter throws
+ * (or is not text) is described, not rethrown.
+ *
+ * @example
+ * errorMessage(new Error('disk full')) // 'disk full'
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  if (typeof error === 'string') return error
-  return toJsonText(error)
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message
+      if (typeof message === 'string' && message !== '') return message
+      return typeof error.name === 'string' && error.name !== '' ? error.name : 'Error'
+    }
+    if (typeof error === 'string') return error
+    return toJsonText(error)
+  } catch {
+    return '[an error whose message cannot be read]'
+  }
 }
 
 /**

@@ -1,0 +1,38 @@
+// Per process: ids made up for calls a provider sent without one, so they never repeat across turns.
+let prefix: string | undefined
+let generated = 0
+
+/**
+ * An id for a tool call the provider sent without one: unique within the process and, by a random
+ * prefix drawn once, across processes (a stored conversation may go on in another one), never `call_0`
+ * in every turn.
+ *
+ * @example
+ * generateCallId() // 'call_3f9a1c_1'
+ */
+export function generateCallId(): string {
+  if (prefix === undefined) {
+    const bytes = new Uint8Array(4)
+    globalThis.crypto.getRandomValues(bytes)
+    prefix = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+  }
+  generated += 1
+  return `call_${prefix}_${generated}`
+}
+
+/**
+ * The id to give a call within one turn: its own when no earlier call of the turn has it, else the
+ * first free `<id>_<n>` (n from 2), so that five calls sharing an id become five calls, each answered
+ * once. `seen` collects the ids given so far. Deterministic: the same turn gets the same ids.
+ *
+ * @example
+ * const seen = new Set<string>()
+ * uniqueCallId('a', seen) // 'a'
+ * uniqueCallId('a', seen) // 'a_2'
+ */
+export function uniqueCallId(id: string, seen: Set<string>): string {
+  let unique = id
+  for (let n = 2; seen.has(unique); n++) unique = `${id}_${n}`
+  seen.add(unique)
+  return unique
+}
