@@ -93,7 +93,9 @@ describe('@modelcontextprotocol/server-everything through createToolkit', () => 
 
   it('starts the server with the process environment plus its own', async () => {
     const env = await toolkit.execute('everything_get-env', {})
-    expect(env.output).toContain(SECRET)
+    // The server has its configured value; the result shows it masked, as every result is.
+    expect(env.output).toMatch(/"EVERYTHING_SECRET":\s*"\*\*\*"/)
+    expect(env.output).not.toContain(SECRET)
     expect(env.output).toContain('PATH')
     expect([...lines, JSON.stringify(toolkit.mcpServers())].join('\n')).not.toContain(SECRET)
   })

@@ -226,9 +226,10 @@ describe('MCP stdio servers through createToolkit', () => {
   })
 
   it('gives a local server the process environment plus its own, ${VAR} expanded', async () => {
-    expect((await run('claude_env', { name: 'FIXTURE_VALUE' })).output).toBe(SECRET)
+    // The configured values arrive ('***', not '(unset)'), and results show them masked, as every result is.
+    expect((await run('claude_env', { name: 'FIXTURE_VALUE' })).output).toBe('***')
     expect((await run('claude_env', { name: 'PATH' })).output).toBe(process.env.PATH)
-    expect((await run('claude_env', { name: 'TOOLNEXUS_TEST_SECRET' })).output).toBe(SECRET)
+    expect((await run('claude_env', { name: 'TOOLNEXUS_TEST_SECRET' })).output).toBe('***')
     expect((await run('dropping_env', { name: 'FIXTURE_VALUE' })).output).toBe('(unset)')
   })
 

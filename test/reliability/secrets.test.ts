@@ -145,9 +145,8 @@ describe('secrets while MCP servers and HTTP tools fail', () => {
           (request) => request.headers.authorization === `Bearer ${secrets.RELI_REMOTE_TOKEN}`,
         ),
       ).toBe(true)
-      expect((await toolkit.execute('leaky_env', { name: 'FIXTURE_SECRET' })).output).toBe(
-        secrets.RELI_CHILD_SECRET,
-      )
+      // (masked in the result, as every result is: '***' rather than '(unset)')
+      expect((await toolkit.execute('leaky_env', { name: 'FIXTURE_SECRET' })).output).toBe('***')
 
       // The model calls: the HTTP tool (500 echoing headers), a crash, then a call that must restart the leaky server.
       const endpoint = await startScriptedServer({
