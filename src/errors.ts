@@ -83,3 +83,36 @@ export class StoreError extends ToolnexusError {
 
 /** The store operations a `StoreError` can name. */
 export type StoreOperation = 'connect' | 'load' | 'save' | 'delete'
+
+/** Why a resume was refused. */
+export type ApprovalErrorCode =
+  /** Not a run state toolnexus made (or made by a newer version), or one for the other transport. */
+  | 'invalid-state'
+  /** The state was changed after it was made, its signature does not match, or it is unsigned where a signature is required. */
+  | 'altered-state'
+  /** An answer is malformed (no `approvalId`, `approved` not a boolean, the same id twice). */
+  | 'invalid-approval'
+  /** An answer for a call that was already answered. */
+  | 'replayed-approval'
+  /** An answer for a call this state is not waiting on (another call, another run). */
+  | 'unknown-approval'
+
+/**
+ * A resume that was refused: the run state or an approval was altered, replayed, or is for another call.
+ * Nothing ran. `code` says which check failed.
+ *
+ * @example
+ * try { await client.resume(state, { toolkit, approvals }) }
+ * catch (error) { if (ApprovalError.isInstance(error)) console.error(error.code, error.message) }
+ */
+export class ApprovalError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ApprovalError')
+
+  /** Which check refused the resume. */
+  readonly code: ApprovalErrorCode
+
+  constructor(message: string, options: { code: ApprovalErrorCode; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = options.code
+  }
+}

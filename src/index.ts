@@ -22,6 +22,14 @@ export {
   type WithToolkitOptions,
   withToolkit,
 } from './ai-sdk/with-toolkit.js'
+// Approvals: calls that wait for a person, suspended runs and their state
+export type {
+  ApprovalResponse,
+  PendingApproval,
+  RunState,
+  RunStateCall,
+  RunStateTransport,
+} from './approvals/run-state.js'
 // The loop
 export {
   type AISDKClientOptions,
@@ -36,6 +44,8 @@ export {
 // Errors
 export {
   AbortError,
+  ApprovalError,
+  type ApprovalErrorCode,
   ConfigError,
   ModelCallError,
   StoreError,
@@ -52,10 +62,13 @@ export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
 export type {
   Awaitable,
+  FinishedRunResult,
   Hooks,
+  ResumeOptions,
   RunEvent,
   RunOptions,
   RunResult,
+  SuspendedRunResult,
   ToolCallRecord,
   Usage,
 } from './loop/types.js'
@@ -78,7 +91,17 @@ export { sanitizeToolName, TOOL_NAME_PATTERN } from './tool/names.js'
 export type { InputSchema } from './tool/to-json-schema.js'
 // Tools
 export { DEFAULT_MAX_MEDIA_BYTES } from './tool/tool-media.js'
-export type { JSONSchema, Tool, ToolContext, ToolMedia, ToolResult, ToolSource } from './tool/types.js'
+export type {
+  JSONSchema,
+  NeedsApproval,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolMedia,
+  ToolResult,
+  ToolSource,
+} from './tool/types.js'
 // Toolkit and sources
+export type { ApprovalPolicy } from './toolkit/approval-policy.js'
 export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
 export { VERSION } from './version.js'

@@ -59,7 +59,12 @@ createClient({
 // Events are a discriminated union, narrowed by `type`.
 declare const event: RunEvent<ModelMessage>
 if (event.type === 'tool-result') expectTypeOf(event.isError).toBeBoolean()
-if (event.type === 'finish') expectTypeOf(event.result.status).toEqualTypeOf<'done' | 'max-turns'>()
+if (event.type === 'finish') {
+  expectTypeOf(event.result.status).toEqualTypeOf<'done' | 'max-turns' | 'suspended'>()
+  if (event.result.status === 'suspended')
+    expectTypeOf(event.result.pending[0]?.approvalId).toEqualTypeOf<string | undefined>()
+}
+if (event.type === 'tool-approval-request') expectTypeOf(event.approvalId).toBeString()
 
 // Errors narrow through isInstance.
 declare const thrown: unknown

@@ -3,7 +3,7 @@ import { consoleLogger, type Logger } from '../shared/logger.js'
 import { sanitizeToolName } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult, toJsonText, toolFailed } from '../tool/tool-result.js'
-import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js'
+import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { ToolResultError } from './convert-to-ai-sdk-tools.js'
 
 /**
@@ -29,6 +29,8 @@ interface AISDKToolShape {
   /** The AI SDK 4 name of `inputSchema`. */
   parameters?: unknown
   execute?: unknown
+  /** ai 6 and 7: `true`, or `(input, { toolCallId, messages, context }) => boolean | PromiseLike<boolean>`. */
+  needsApproval?: unknown
 }
 
 let callCounter = 0
@@ -40,7 +42,8 @@ let callCounter = 0
  * defaults and transforms apply, as in `generateText`), then to `execute(input, { toolCallId, messages: [],
  * abortSignal })`. An async-iterable output yields its last value; a non-string output becomes its JSON
  * text; a throw, a failed validation or an MCP-style `{ isError: true, content }` result becomes an error
- * result. Provider-defined tools (`type: 'provider'`) have no portable schema and tools without `execute`
+ * result. A tool's `needsApproval` (`true`, or its function of the input) is kept, so the toolkit's loop
+ * asks for approval where `generateText` would. Provider-defined tools (`type: 'provider'`) have no portable schema and tools without `execute`
  * cannot run here: both are skipped with a warning. A name outside `[a-zA-Z0-9_-]{1,64}` is sanitized, with
  * a warning. Works with `ai` 6 and 7.
  *
@@ -113,11 +116,13 @@ async function convertTool(key: string, candidate: unknown, logger: Logger): Pro
   if (name !== key)
     logger.warn(`AI SDK tool "${key}" is exposed as "${name}" (names allow [a-zA-Z0-9_-], 1–64).`)
 
+  const needsApproval = readNeedsApproval(shape.needsApproval, candidate)
   return {
     name,
     description: describe(shape.description),
     inputSchema,
     source: 'ai-sdk',
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
       try {
         let input: unknown = args
@@ -149,6 +154,19 @@ function executionOptions(context: ToolContext): Record<string, unknown> {
     abortSignal: context.signal,
     context: undefined,
     experimental_context: undefined,
+  }
+}
+
+/** The tool's `needsApproval`, called the way `generateText` calls it; `undefined` when it never asks. */
+function readNeedsApproval(flag: unknown, candidate: object): NeedsApproval | undefined {
+  if (flag === true) return true
+  if (typeof flag !== 'function') return undefined
+  return (args, context) => {
+    const { toolCallId, messages, context: toolContext, experimental_context } = executionOptions(context)
+    return Reflect.apply(flag, candidate, [
+      args,
+      { toolCallId, messages, context: toolContext, experimental_context },
+    ]) as boolean | PromiseLike<boolean>
   }
 }
 

@@ -39,6 +39,8 @@ export class ToolResultError extends ToolnexusError {
  * `toolCallId`. A successful result reaches the model as text; an `isError` result as an error
  * (`error-text` for the model, `output-error` in the UI), so the model can read it and recover. Arguments
  * that do not fit the schema never reach the tool: they fail the same way, saying which argument and why.
+ * A tool that needs approval carries the AI SDK's own `needsApproval` (a function of the input where the
+ * tool's rule is one), so `generateText` stops with a `tool-approval-request` for it.
  *
  * @param tools - The tools to expose, keyed by their exposed names.
  * @example
@@ -56,6 +58,7 @@ export function toAISDK(tools: readonly Tool[]): ToolSet {
     const schema = cloneSchema(each.inputSchema)
     const aiTool = tool({
       description: each.description,
+      ...approvalFlag(each),
       inputSchema: jsonSchema<Record<string, unknown>>(schema),
       execute: async (input, options) => {
         let args: Record<string, unknown> | string
@@ -90,6 +93,22 @@ export function toAISDK(tools: readonly Tool[]): ToolSet {
   }
   return toolSet
 }
+
+/** The AI SDK's `needsApproval` for a tool that has a rule; nothing for the others. */
+function approvalFlag(each: Tool): { needsApproval?: boolean | ToolNeedsApproval } {
+  const rule = each.needsApproval
+  if (rule === true) return { needsApproval: true }
+  if (typeof rule !== 'function') return {}
+  return {
+    needsApproval: (input, options) => {
+      // Arguments that do not fit are answered with the error by `execute`: nothing runs, nothing to approve.
+      const checked = checkArgs(each.inputSchema, input ?? {})
+      return typeof checked === 'string' ? false : rule(checked, { toolCallId: options.toolCallId })
+    },
+  }
+}
+
+type ToolNeedsApproval = (input: unknown, options: { toolCallId: string }) => boolean | PromiseLike<boolean>
 
 function cloneSchema(schema: Tool['inputSchema']): JSONSchema7 {
   let copy: unknown = schema

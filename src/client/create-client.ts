@@ -1,5 +1,7 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
+import { AnsweredApprovals } from '../approvals/answered-approvals.js'
+import type { RunState, RunStateTransport } from '../approvals/run-state.js'
 import { ConfigError } from '../errors.js'
 import type { createGenAITransport } from '../genai/genai-transport.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
@@ -7,7 +9,7 @@ import { type LoopSettings, runLoop } from '../loop/run-loop.js'
 import { createRunStream, type RunStream } from '../loop/run-stream.js'
 import type { LoopTelemetry } from '../loop/run-telemetry.js'
 import type { Transport } from '../loop/transport.js'
-import type { Hooks, RunEvent, RunOptions, RunResult } from '../loop/types.js'
+import type { Hooks, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
@@ -48,6 +50,12 @@ export interface ClientOptions<Message> {
    * createClient({ model, telemetry: {} }) // the global tracer and meter
    */
   telemetry?: TelemetryOptions
+  /**
+   * Signs the state of a suspended run (HMAC-SHA-256) and resumes only states signed with it, so a state
+   * that passed through other hands cannot be forged. Give every instance the same secret.
+   * @default none: states carry a plain digest that refuses accidental or careless changes
+   */
+  secret?: string
 }
 
 /** A client over an AI SDK `LanguageModel`. */
@@ -96,6 +104,15 @@ export interface Client<Message> {
    * lost). `result.messages` is the transcript as saved. A store that fails rejects with `StoreError`.
    */
   ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>>
+  /**
+   * Goes on with a suspended run: approved calls run, denied ones answer the model with an error saying
+   * the user declined, and the loop continues; calls left unanswered keep it suspended. Rejects with an
+   * `ApprovalError`, having run nothing, when the state or an answer was altered, replayed, or is for
+   * another call.
+   */
+  resume(state: RunState | string, options: ResumeOptions<Message>): Promise<RunResult<Message>>
+  /** `resume` with the streaming model call, yielding events like `stream`. */
+  resumeStream(state: RunState | string, options: ResumeOptions<Message>): RunStream<Message>
   /** The store `ask` uses. */
   readonly store: ConversationStore<Message>
 }
@@ -133,7 +150,7 @@ export function createClient(
     )
     // Surfaced on the first run; here it would be an unhandled rejection.
     transport.catch(() => {})
-    return new LoopClient(transport, options)
+    return new LoopClient(transport, options, 'genai')
   }
   if (options.model === undefined || options.model === null) {
     throw new ConfigError(
@@ -146,7 +163,7 @@ export function createClient(
       ? model.then((resolved) => createAISDKTransport({ model: resolved }))
       : createAISDKTransport({ model })
   if (transport instanceof Promise) transport.catch(() => {})
-  return new LoopClient<ModelMessage>(transport, options)
+  return new LoopClient<ModelMessage>(transport, options, 'ai-sdk')
 }
 
 function checkGenAI(genai: unknown, model: unknown): void {
@@ -169,10 +186,15 @@ class LoopClient<Message> implements Client<Message> {
   // One ask at a time per conversation in this client, so that a turn sees the one before it. Across
   // processes the store's compare-and-set keeps every turn (see saveTurn).
   readonly #conversations = new Map<string, Promise<unknown>>()
+  readonly #answered = new AnsweredApprovals()
 
-  constructor(transport: Transport<Message> | Promise<Transport<Message>>, options: ClientOptions<Message>) {
+  constructor(
+    transport: Transport<Message> | Promise<Transport<Message>>,
+    options: ClientOptions<Message>,
+    kind: RunStateTransport,
+  ) {
     this.#transport = transport
-    const settings = readSettings(options)
+    const settings = readSettings(options, kind)
     this.#settings = settings
     this.store = readStore(options.store)
     // Once loaded, runs use it without awaiting.
@@ -197,6 +219,41 @@ class LoopClient<Message> implements Client<Message> {
 
   stream(prompt: string | Message[], options: RunOptions<Message> = {}): RunStream<Message> {
     return createRunStream((stop) => this.#start(prompt, options, 'stream', stop))
+  }
+
+  async resume(state: RunState | string, options: ResumeOptions<Message>): Promise<RunResult<Message>> {
+    const events = this.#resume(state, options, 'generate', undefined)
+    while (true) {
+      const next = await events.next()
+      if (next.done === true) return next.value
+    }
+  }
+
+  resumeStream(state: RunState | string, options: ResumeOptions<Message>): RunStream<Message> {
+    return createRunStream((stop) => this.#resume(state, options, 'stream', stop))
+  }
+
+  #resume(
+    state: RunState | string,
+    options: ResumeOptions<Message>,
+    mode: 'generate' | 'stream',
+    stop: AbortSignal | undefined,
+  ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
+    if (typeof options !== 'object' || options === null) {
+      throw new ConfigError('resume needs options: client.resume(state, { toolkit, approvals: [...] }).')
+    }
+    checkRunOptions([], options)
+    return runLoop({
+      transport: this.#transport,
+      settings: this.#settings,
+      history: [],
+      prompt: [],
+      toolkit: options.toolkit,
+      signal: options.signal,
+      ...(stop === undefined ? {} : { stop }),
+      mode,
+      resume: { state, approvals: options.approvals, consumed: this.#answered },
+    })
   }
 
   ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>> {
@@ -283,9 +340,12 @@ function isAbortSignalLike(value: unknown): value is AbortSignal {
  * The loop's settings from a client's options, checked: a wrong value fails here, with what to change.
  *
  * @example
- * const settings = readSettings({ maxTurns: 4, system: 'Be brief.' })
+ * const settings = readSettings({ maxTurns: 4, system: 'Be brief.' }, 'ai-sdk')
  */
-export function readSettings<Message>(options: ClientOptions<Message>): LoopSettings<Message> {
+export function readSettings<Message>(
+  options: ClientOptions<Message>,
+  kind: RunStateTransport = 'ai-sdk',
+): LoopSettings<Message> {
   const {
     system,
     maxTurns = DEFAULT_MAX_TURNS,
@@ -327,6 +387,12 @@ export function readSettings<Message>(options: ClientOptions<Message>): LoopSett
       throw new ConfigError(`\`hooks.${name}\` must be a function.`)
     }
   }
+  const { secret } = options
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 16)) {
+    throw new ConfigError(
+      '`secret` must be a string of at least 16 characters (32 random bytes in base64 is a good one), the same on every instance.',
+    )
+  }
   return {
     system,
     maxTurns,
@@ -335,6 +401,7 @@ export function readSettings<Message>(options: ClientOptions<Message>): LoopSett
     timeoutMs,
     toolConcurrency,
     telemetry: readTelemetry(options.telemetry),
+    runState: { transport: kind, secret },
   }
 }
 

@@ -1,9 +1,19 @@
+import type { RunStateKeys } from '../approvals/run-state.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './add-usage.js'
+import {
+  type CallPreset,
+  type ConsumedApprovals,
+  findHeldCalls,
+  holdCalls,
+  openResume,
+  runUnanswered,
+  suspendRun,
+} from './approval-turn.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'
 import type { LoopTelemetry, RunTelemetry } from './run-telemetry.js'
@@ -22,6 +32,8 @@ export interface LoopSettings<Message> {
   toolConcurrency: number
   /** Traces every run, model call and tool call; loaded on demand, so its promise until then. */
   telemetry?: LoopTelemetry | PromiseLike<LoopTelemetry> | undefined
+  /** How suspended runs are sealed and checked (the client's transport and `secret`). */
+  runState: RunStateKeys
 }
 
 /** One run's input. */
@@ -47,6 +59,11 @@ export interface LoopInput<Message> {
    * value); `stream` uses its streaming call and yields every event.
    */
   mode: 'generate' | 'stream'
+  /**
+   * Goes on with a suspended run instead of starting one (`history` and `prompt` are then unused): the
+   * state, the answers, and the approval ids this client has seen answered (refused as replays).
+   */
+  resume?: { state: unknown; approvals: unknown; consumed: ConsumedApprovals }
 }
 
 /**
@@ -73,10 +90,13 @@ export async function* runLoop<Message>(
   try {
     scope.check()
     let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
-    const messages = [
-      ...input.history,
-      ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt),
-    ]
+    // A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered.
+    let resumed =
+      input.resume === undefined ? undefined : await scope.race(openResume(input.resume, settings.runState))
+    const messages =
+      resumed !== undefined
+        ? (resumed.messages as Message[])
+        : [...input.history, ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt)]
     const system = joinSystem(settings.system, toolkit?.skillsPrompt())
     if (settings.telemetry !== undefined) {
       const telemetry = isPromiseLike(settings.telemetry)
@@ -88,62 +108,108 @@ export async function* runLoop<Message>(
     const records: ToolCallRecord[] = []
     const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
     const memo = new Map<Message, unknown>()
-    let turn = 0
-    let last: ModelTurn<Message>
+    let turn = resumed?.turn ?? 0
+    if (resumed !== undefined) addUsage(usage, resumed.usage)
+    let last: ModelTurn<Message> | undefined
+    // Kept over the run: a later turn that waits again continues the same run's approval ids.
+    let runId = resumed?.runId
+    const answeredIds = resumed?.answered ?? []
+    // Approval checks cost nothing unless the toolkit can ask for them (a custom Toolkit may not).
+    const approvals = typeof toolkit?.needsApproval === 'function' ? toolkit : undefined
     // Whether the last turn called a tool that its owner outside the loop answers.
     let handedOut = false
     while (true) {
-      turn++
-      // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
-      // back the same array until it does, so transports keep their converted declarations.
-      const allTools = toolkit?.tools() ?? NO_TOOLS
-      let request: TransportRequest<Message> = {
-        messages,
-        tools: allTools,
-        system,
-        signal: scope.outsideSignal,
-        memo,
-      }
-      if (hooks.beforeModel !== undefined) {
-        const change = await scope.race(
-          Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
-        )
-        if (change) {
-          request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
+      let presets: Array<CallPreset | undefined> | undefined
+      let calls: PreparedCall[]
+      if (resumed !== undefined) {
+        last = resumed.last as ModelTurn<Message>
+        calls = resumed.calls
+        presets = resumed.presets
+        resumed = undefined
+      } else {
+        turn++
+        // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
+        // back the same array until it does, so transports keep their converted declarations.
+        const allTools = toolkit?.tools() ?? NO_TOOLS
+        let request: TransportRequest<Message> = {
+          messages,
+          tools: allTools,
+          system,
+          signal: scope.outsideSignal,
+          memo,
         }
-      }
-      last = streaming
-        ? yield* streamTurn(transport, request, settings.retry, scope)
-        : await generateTurn(transport, request, settings.retry, scope)
-      if (hooks.afterModel !== undefined)
-        await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
-      addUsage(usage, last.usage)
-      if (last.message !== undefined) messages.push(last.message)
-
-      if (last.toolCalls.length > 0) {
-        let calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
+        if (hooks.beforeModel !== undefined) {
+          const change = await scope.race(
+            Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
+          )
+          if (change) {
+            request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
+          }
+        }
+        last = streaming
+          ? yield* streamTurn(transport, request, settings.retry, scope)
+          : await generateTurn(transport, request, settings.retry, scope)
+        if (hooks.afterModel !== undefined)
+          await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
+        addUsage(usage, last.usage)
+        if (last.message !== undefined) messages.push(last.message)
+        calls = last.toolCalls.map((call) => prepareCall(call, toolkit))
         if (streaming) {
           for (const call of calls) {
             yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
           }
         }
-        if (externalTools !== undefined) {
+        if (externalTools !== undefined && calls.length > 0) {
           const own = calls.filter((call) => !externalTools.has(call.call.name))
           handedOut = own.length < calls.length
           calls = own
         }
-        const answer = (call: PreparedCall): Promise<ToolResult> =>
+        if (approvals !== undefined && calls.length > 0) {
+          const found = findHeldCalls(calls, approvals)
+          const held = isPromiseLike(found) ? await scope.race(found) : found
+          if (held !== undefined) {
+            runId ??= crypto.randomUUID()
+            presets = await scope.race(holdCalls({ calls, held, keys: settings.runState, runId, turn }))
+            if (streaming) yield* approvalRequests(calls, presets)
+          }
+        }
+      }
+
+      if (calls.length > 0) {
+        const untraced = (call: PreparedCall): Promise<ToolResult> =>
           answerCall(call, { toolkit, hooks, scope })
-        const running = runBounded(
-          calls,
-          settings.toolConcurrency,
-          trace === undefined ? answer : traced(trace, answer),
-        )
+        const answer = trace === undefined ? untraced : traced(trace, untraced)
+        const running =
+          presets === undefined
+            ? runBounded(calls, settings.toolConcurrency, answer)
+            : runUnanswered({
+                calls,
+                presets,
+                run: (chosen) => runBounded(chosen, settings.toolConcurrency, answer),
+              })
         const answered: Array<{ call: ModelToolCall; result: ToolResult }> = []
+        let waiting = false
         for (let index = 0; index < calls.length; index++) {
-          const result = await scope.race(running[index] as Promise<ToolResult>)
           const prepared = calls[index] as PreparedCall
           const call = prepared.call
+          const preset = presets?.[index]
+          if (preset !== undefined) {
+            // Waiting, answered in an earlier part of the run, or declined now.
+            if (preset.kind === 'held') waiting = true
+            else answered.push({ call, result: preset.result })
+            if (preset.kind === 'held' || !preset.fresh) continue
+            records.push({ id: call.id, name: call.name, args: recordedArgs(prepared), ...preset.result })
+            if (streaming) {
+              yield {
+                type: 'tool-output-denied',
+                toolCallId: call.id,
+                toolName: call.name,
+                ...(preset.reason === undefined ? {} : { reason: preset.reason }),
+              }
+            }
+            continue
+          }
+          const result = await scope.race(running[index] as Promise<ToolResult>)
           answered.push({ call, result })
           const record: ToolCallRecord = {
             id: call.id,
@@ -166,6 +232,32 @@ export async function* runLoop<Message>(
             if (result.media !== undefined) event.media = result.media
             yield event
           }
+        }
+        if (waiting && presets !== undefined && runId !== undefined) {
+          const result = await scope.race(
+            suspendRun({
+              transport,
+              keys: settings.runState,
+              runId,
+              answered: answeredIds,
+              calls,
+              presets,
+              results: answered,
+              messages,
+              turn,
+              usage,
+              last,
+              records,
+              recordedArgs: (call) => recordedArgs(call as PreparedCall),
+            }),
+          )
+          completed = true
+          trace?.end(result)
+          if (streaming) {
+            yield { type: 'step-end', turn, usage: last.usage }
+            yield { type: 'finish', result }
+          }
+          return result
         }
         if (answered.length > 0) messages.push(...transport.toolResultsMessages(answered))
       }
@@ -192,6 +284,24 @@ export async function* runLoop<Message>(
     scope.dispose({ completed })
     // A stream whose reader left early ends here without a throw.
     if (!completed) trace?.fail(scope.abortError())
+  }
+}
+
+/** The `tool-approval-request` events of a turn's waiting calls, in call order. */
+function* approvalRequests<Message>(
+  calls: readonly PreparedCall[],
+  presets: ReadonlyArray<CallPreset | undefined>,
+): Generator<RunEvent<Message>> {
+  for (const [index, preset] of presets.entries()) {
+    if (preset?.kind !== 'held') continue
+    const { call, args } = calls[index] as PreparedCall
+    yield {
+      type: 'tool-approval-request',
+      approvalId: preset.approvalId,
+      toolCallId: call.id,
+      toolName: call.name,
+      input: args,
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ApprovalResponse, PendingApproval, RunState } from '../approvals/run-state.js'
 import type { Tool, ToolMedia, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
@@ -21,19 +22,49 @@ export interface ToolCallRecord {
   media?: readonly ToolMedia[]
 }
 
-/**
- * What a run produced. `messages` is the whole transcript in the transport's own message type (AI SDK
- * `ModelMessage[]`, or Gemini `Content[]`), ready to pass back as `history`.
- */
-export interface RunResult<Message> {
+/** What every run result has, finished or suspended. */
+interface RunResultParts<Message> {
   text: string
+  /**
+   * The whole transcript in the transport's own message type (AI SDK `ModelMessage[]`, or Gemini
+   * `Content[]`), ready to pass back as `history`. In a suspended run every waiting call is answered here
+   * with an error result saying it was not run, so the transcript is valid history even if nobody resumes.
+   */
   messages: Message[]
+  /** The calls this run (or this resume) answered, in order. */
   toolCalls: ToolCallRecord[]
+  /** Model calls made, over the whole run (a resumed run counts from where it stopped). */
   turns: number
   usage: Usage
   finishReason: string
-  status: 'done' | 'max-turns'
 }
+
+/** A run that finished: the model stopped calling tools (`done`) or used up `maxTurns`. */
+export interface FinishedRunResult<Message> extends RunResultParts<Message> {
+  status: 'done' | 'max-turns'
+  pending?: undefined
+  state?: undefined
+}
+
+/**
+ * A run that waits for a person: some calls need approval (`pending`); the rest of their turn ran.
+ * `state` is plain JSON data holding everything needed to go on: pass it (or its JSON text) to
+ * `client.resume` with the answers, in this process or another.
+ */
+export interface SuspendedRunResult<Message> extends RunResultParts<Message> {
+  status: 'suspended'
+  pending: PendingApproval[]
+  state: RunState
+}
+
+/**
+ * What a run produced: finished, or suspended waiting for approvals.
+ *
+ * @example
+ * const result = await client.run('Delete a.txt', { toolkit })
+ * if (result.status === 'suspended') console.log(result.pending.map((call) => call.toolName))
+ */
+export type RunResult<Message> = FinishedRunResult<Message> | SuspendedRunResult<Message>
 
 /** What `client.stream` yields, in AI SDK naming; `finish` is always last. */
 export type RunEvent<Message> =
@@ -48,6 +79,16 @@ export type RunEvent<Message> =
       /** Images or audio the tool returned, when it returned any. */
       media?: readonly ToolMedia[]
     }
+  /** A call that waits for a person's approval; the run ends `suspended` after this turn. */
+  | {
+      type: 'tool-approval-request'
+      approvalId: string
+      toolCallId: string
+      toolName: string
+      input: unknown
+    }
+  /** A call the person declined (on resume); the model gets an error result saying so. */
+  | { type: 'tool-output-denied'; toolCallId: string; toolName: string; reason?: string }
   | { type: 'step-end'; turn: number; usage: Usage }
   | { type: 'finish'; result: RunResult<Message> }
 
@@ -98,4 +139,15 @@ export interface RunOptions<Message> {
   history?: Message[]
   /** Aborts the model call and every running tool; the run rejects with an `AbortError`. */
   signal?: AbortSignal
+}
+
+/**
+ * What `client.resume` takes besides the state: the answers, and the toolkit whose tools run.
+ *
+ * @example
+ * await client.resume(result.state, { toolkit, approvals: [{ approvalId: result.pending[0].approvalId, approved: true }] })
+ */
+export interface ResumeOptions<Message> extends Omit<RunOptions<Message>, 'history'> {
+  /** Answers to some or all of the pending calls; calls left unanswered keep the run suspended. */
+  approvals: ApprovalResponse[]
 }

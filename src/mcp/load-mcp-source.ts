@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
 import { errorMessage } from '../tool/tool-result.js'
@@ -109,6 +110,8 @@ function toTools(
       description: tool.description ?? tool.title ?? '',
       inputSchema: objectRootSchema(tool.inputSchema),
       source: 'mcp',
+      // Kept for the toolkit's approval policy (`approval: { mcp: 'destructive' }`).
+      ...(isRecord(tool.annotations) && { annotations: { ...tool.annotations } }),
       // The server knows the tool by its own name, not the exposed one.
       execute: (args, context) => connection.call(tool.name, args, context),
     })

@@ -4,7 +4,7 @@ import type { InferToolArgs } from './infer-tool-args.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
 import { toolFailed, toToolResult } from './tool-result.js'
-import type { Tool, ToolContext } from './types.js'
+import type { NeedsApproval, Tool, ToolContext } from './types.js'
 import { validatingTool } from './validating-tool.js'
 
 /** What `defineTool` takes. `Schema` is the type of `inputSchema`, from which `execute`'s arguments are typed. */
@@ -24,6 +24,13 @@ export interface DefineToolOptions<Schema extends InputSchema | undefined = Inpu
    * output). A throw becomes an error result; the arguments already fit the schema when this runs.
    */
   execute: (args: InferToolArgs<Schema>, context: ToolContext) => unknown
+  /**
+   * Calls wait for a person's approval before they run: `true`, or a function of the (checked) arguments
+   * that decides each call. A run with such a call ends `suspended`; `client.resume` goes on. @default false
+   */
+  needsApproval?:
+    | boolean
+    | ((args: InferToolArgs<Schema>, context: ToolContext) => boolean | PromiseLike<boolean>)
 }
 
 /**
@@ -54,8 +61,21 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
   if (typeof execute !== 'function') {
     throw new ToolDefinitionError(`Tool "${name}": execute must be a function.`)
   }
+  const { needsApproval } = options
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new ToolDefinitionError(
+      `Tool "${name}": needsApproval must be a boolean or a function (args, context) => boolean.`,
+    )
+  }
   const failed = (error: unknown) => toolFailed(name, error)
   return validatingTool({
+    ...(needsApproval === undefined || needsApproval === false
+      ? {}
+      : { needsApproval: needsApproval as NeedsApproval }),
     name,
     description: typeof description === 'string' ? description : '',
     inputSchema: toJsonSchema(options.inputSchema, name),

@@ -61,6 +61,37 @@ export interface ToolContext {
 }
 
 /**
+ * Whether a call must wait for a person's approval before it runs: `true` for every call, or a function
+ * of the call's arguments (already checked against the schema) deciding each one.
+ *
+ * @example
+ * const needsApproval: NeedsApproval = ({ amount }) => Number(amount) > 100
+ */
+export type NeedsApproval =
+  | boolean
+  | ((args: Record<string, unknown>, context: ToolContext) => boolean | PromiseLike<boolean>)
+
+/**
+ * What an MCP server says about a tool's behaviour (`annotations` of `tools/list`). Hints, not
+ * guarantees: they come from the server.
+ *
+ * @example
+ * const annotations: ToolAnnotations = { destructiveHint: true, readOnlyHint: false }
+ */
+export interface ToolAnnotations {
+  title?: string | undefined
+  /** The tool changes nothing. */
+  readOnlyHint?: boolean | undefined
+  /** The tool may delete or overwrite (meaningful when it is not read-only). */
+  destructiveHint?: boolean | undefined
+  /** Calling it twice with the same arguments does nothing more. */
+  idempotentHint?: boolean | undefined
+  /** The tool reaches beyond a closed world (the web, other people). */
+  openWorldHint?: boolean | undefined
+  [key: string]: unknown
+}
+
+/**
  * One tool, whatever its origin: the uniform shape every adapter and the loop work with.
  *
  * `execute` never throws and never rejects: every failure comes back as `{ isError: true, output }`.
@@ -76,5 +107,9 @@ export interface Tool {
   /** Plain JSON Schema with `type: 'object'` at the root. */
   inputSchema: JSONSchema
   source: ToolSource
+  /** Calls wait for a person's approval before they run (see `client.resume`). Absent: they run at once. */
+  needsApproval?: NeedsApproval
+  /** The MCP server's behaviour hints, for MCP tools that carry them. */
+  annotations?: ToolAnnotations
   execute(args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
 }

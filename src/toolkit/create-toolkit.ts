@@ -9,6 +9,7 @@ import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
 import type { McpServerInfo, McpServerStatus, McpSource } from '../mcp/mcp-source.js'
 import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { SkillsSource } from '../skills/skills-source.js'
 import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
@@ -16,8 +17,9 @@ import { findSchemaProblem } from '../tool/find-schema-problem.js'
 import { TOOL_NAME_PATTERN } from '../tool/names.js'
 import { DEFAULT_MAX_MEDIA_BYTES } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
-import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
+import { type ApprovalPolicy, type ApprovalRules, readApprovalPolicy } from './approval-policy.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
 
@@ -44,6 +46,11 @@ export interface ToolkitOptions {
    * the output says so. @default 5242880 (5 MiB)
    */
   maxMediaBytes?: number
+  /**
+   * Tools whose calls wait for a person's approval, besides those whose own `needsApproval` says so: by
+   * exposed name, and MCP tools their server marks destructive.
+   */
+  approval?: ApprovalPolicy
 }
 
 /**
@@ -60,6 +67,12 @@ export interface Toolkit extends AsyncDisposable {
    * a timeout or an abort all come back as error results the model can read.
    */
   execute(name: string, args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
+  /**
+   * Whether this call must wait for a person's approval: the tool's own `needsApproval` or the toolkit's
+   * `approval` policy. `false` for unknown tools and for arguments that do not fit the schema (the call is
+   * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`.
+   */
+  needsApproval(name: string, args: Record<string, unknown>, toolCallId?: string): boolean | Promise<boolean>
   /** Adds tools after creation; a name already taken keeps its first owner (with a warning). */
   register(...tools: Tool[]): void
   /** The system-prompt block that lists the skills; empty when there are none. */
@@ -106,8 +119,10 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     },
   }
   const [mcp, skills] = await Promise.all([loadMcp(options, logger), loadSkillsSource(options, logger)])
+  const approval = readApprovalPolicy(options.approval)
   const http = (options.http ?? []).map((spec) => httpTool(spec))
   const toolkit = new DefaultToolkit({
+    approval,
     logger,
     warnings,
     mcp,
@@ -139,6 +154,7 @@ async function loadSkillsSource(options: ToolkitOptions, logger: Logger): Promis
 }
 
 interface ToolkitParts {
+  approval: ApprovalRules
   logger: Logger
   warnings: string[]
   mcp: McpSource | undefined
@@ -150,6 +166,8 @@ interface ToolkitParts {
 
 class DefaultToolkit implements Toolkit {
   readonly #byName = new Map<string, Tool>()
+  // Only tools that may need approval: for the rest `needsApproval` is one lookup, nothing allocated.
+  readonly #approvals = new Map<string, NeedsApproval>()
   readonly #parts: ToolkitParts
   #list: readonly Tool[] = []
   #closed: Promise<void> | undefined
@@ -195,6 +213,34 @@ class DefaultToolkit implements Toolkit {
     return errorResult(
       capText(`Unknown tool ${quoted}. Available tools: ${available}`, this.#parts.limits.maxOutputChars),
     )
+  }
+
+  needsApproval(
+    name: string,
+    args: Record<string, unknown>,
+    toolCallId?: string,
+  ): boolean | Promise<boolean> {
+    const rule = this.#approvals.get(name)
+    if (rule === undefined) return false
+    const tool = this.#byName.get(name)
+    if (tool === undefined) return false
+    let checked: Record<string, unknown> | string
+    try {
+      checked = checkArgs(tool.inputSchema, args)
+    } catch {
+      return false
+    }
+    // Arguments that do not fit get the error as their answer: nothing runs, so there is nothing to approve.
+    if (typeof checked === 'string') return false
+    if (typeof rule !== 'function') return rule
+    try {
+      const verdict = rule(checked, toolCallId === undefined ? {} : { toolCallId })
+      // A rule that cannot decide asks a person rather than letting the call through.
+      if (isPromiseLike(verdict)) return Promise.resolve(verdict).then(Boolean, () => true)
+      return Boolean(verdict)
+    } catch {
+      return true
+    }
   }
 
   register(...tools: Tool[]): void {
@@ -250,6 +296,7 @@ class DefaultToolkit implements Toolkit {
           inputSchema: tool.inputSchema,
           source: tool.source,
           maxOutputChars: this.#parts.limits.maxOutputChars,
+          ...this.#approvalOf(tool.name),
           run: (args, context) => runTool(tool, args, context, this.#parts.limits),
         }),
       ),
@@ -288,7 +335,14 @@ class DefaultToolkit implements Toolkit {
       this.#byName.set(tool.name, tool)
       // A schema simplified while converting it (too large to lower in full) is reported here.
       attachSchemaLogger(tool.inputSchema, this.#parts.logger)
+      const rule = this.#parts.approval.ruleFor(tool)
+      if (rule !== undefined) this.#approvals.set(tool.name, rule)
     }
     this.#list = [...this.#byName.values()]
+  }
+
+  #approvalOf(name: string): { needsApproval?: NeedsApproval } {
+    const rule = this.#approvals.get(name)
+    return rule === undefined ? {} : { needsApproval: rule }
   }
 }

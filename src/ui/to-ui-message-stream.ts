@@ -38,6 +38,8 @@ export type UIMessageStreamChunk =
   | { type: 'tool-output-available'; toolCallId: string; output: unknown; dynamic: true }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string; dynamic: true }
   | { type: 'file'; url: string; mediaType: string }
+  | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
+  | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'finish-step' }
   | { type: 'finish'; finishReason: string; messageMetadata?: unknown }
   | { type: 'error'; errorText: string }
@@ -139,6 +141,14 @@ function createChunkTranslator(): {
           }
           return chunks
         }
+        case 'tool-approval-request':
+          return [
+            ...startStep(),
+            ...endText(),
+            { type: 'tool-approval-request', approvalId: event.approvalId, toolCallId: event.toolCallId },
+          ]
+        case 'tool-output-denied':
+          return [...startStep(), ...endText(), { type: 'tool-output-denied', toolCallId: event.toolCallId }]
         case 'step-end':
           return endStep()
         case 'finish': {
