@@ -116,3 +116,26 @@ export class ApprovalError extends ToolnexusError {
     this.code = options.code
   }
 }
+
+/**
+ * An MCP request the toolkit made for you (list or read resources, list or get prompts) that failed: the
+ * server is unavailable, closed, timed out or answered with an error. The message names the server and
+ * the method, never a secret of its config.
+ *
+ * @example
+ * try { await tk.readResource('docs', 'file:///missing') }
+ * catch (error) { if (McpRequestError.isInstance(error)) console.error(error.server, error.method, error.message) }
+ */
+export class McpRequestError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.McpRequestError')
+  /** The server's name in the config. */
+  readonly server: string
+  /** The MCP method, e.g. `'resources/read'`. */
+  readonly method: string
+
+  constructor(message: string, options: { server: string; method: string; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.server = options.server
+    this.method = options.method
+  }
+}

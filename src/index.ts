@@ -47,6 +47,7 @@ export {
   ApprovalError,
   type ApprovalErrorCode,
   ConfigError,
+  McpRequestError,
   ModelCallError,
   StoreError,
   type StoreOperation,
@@ -73,7 +74,18 @@ export type {
   Usage,
 } from './loop/types.js'
 export type { McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
-export type { McpServerInfo, McpServerStatus } from './mcp/mcp-source.js'
+export type {
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResponse,
+  McpPrompt,
+  McpPromptMessages,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpServerStatus,
+} from './mcp/mcp-source.js'
 export type { Logger } from './shared/logger.js'
 export type {
   ConversationRecord,

@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import { McpRequestError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
@@ -6,78 +7,226 @@ import { errorMessage } from '../tool/tool-result.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
-import type { McpServerInfo, McpSource } from './mcp-source.js'
-import { type McpServerPlan, readMcpConfig, type ToolFilter } from './parse-mcp-config.js'
+import type {
+  ElicitationHandler,
+  McpPrompt,
+  McpPromptMessages,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpSource,
+} from './mcp-source.js'
+import { readMcpConfig, type ToolFilter } from './parse-mcp-config.js'
+import { resourceAndPromptTools } from './resource-and-prompt-tools.js'
 
-/** What a server of the config amounts to once loading is over. */
+/**
+ * How the MCP source loads: where warnings go, how elicitation is answered, and whether each server's
+ * resources and prompts become tools too.
+ *
+ * @example
+ * const options: McpSourceOptions = { logger: console, exposeResources: true }
+ */
+export interface McpSourceOptions {
+  logger: Logger
+  onElicitation?: ElicitationHandler
+  /** Adds `<server>_list_resources` and `<server>_read_resource` for servers that offer resources. */
+  exposeResources?: boolean
+  /** Adds `<server>_get_prompt` for servers that offer prompts. */
+  exposePrompts?: boolean
+}
+
+/** One server of the config, as loading left it. */
 type LoadedServer =
   | { kind: 'skipped'; name: string; info: McpServerInfo }
   | { kind: 'connection'; name: string; connection: McpServerConnection; tools: Tool[] }
+
+type ConnectedServer = Extract<LoadedServer, { kind: 'connection' }>
 
 /**
  * Loads every server of an `mcp.json` (a path, relative to the working directory, or the parsed object):
  * connects them in parallel, lists their tools and exposes each as `<server>_<tool>`. A server that is
  * disabled, misconfigured or fails to start is reported by `servers()` and a warning; the others load.
+ * A server that announces `notifications/tools/list_changed` is listed again, and `tools()` changes.
  * Throws a `ConfigError` only when the config as a whole cannot be read.
  *
  * @example
  * const source = await loadMcpSource('./mcp.json', { logger: console })
- * source.tools.map((tool) => tool.name) // ['everything_echo', …]
- * source.servers()                      // { everything: { status: 'connected', tools: [...] } }
+ * source.tools().map((tool) => tool.name) // ['everything_echo', …]
+ * source.servers()                        // { everything: { status: 'connected', tools: [...] } }
  * await source.close()
  */
 export async function loadMcpSource(
   config: string | McpConfig,
-  options: { logger: Logger },
+  options: McpSourceOptions,
 ): Promise<McpSource> {
   const { logger } = options
   const parsed = await readMcpConfig(config)
   for (const warning of parsed.warnings) logger.warn(warning)
-  const servers = await Promise.all(parsed.servers.map((plan) => loadServer(plan, logger)))
-  const connections = servers.flatMap((server) => (server.kind === 'connection' ? [server.connection] : []))
+  const listeners: Array<() => void> = []
+  let all: Tool[] = []
+  const servers: LoadedServer[] = parsed.servers.map((plan) => {
+    switch (plan.kind) {
+      case 'disabled':
+        return {
+          kind: 'skipped',
+          name: plan.name,
+          info: { status: 'disabled', reason: plan.reason, tools: [] },
+        }
+      case 'invalid':
+        logger.warn(`MCP server "${plan.name}" was not started: ${plan.reason}.`)
+        return {
+          kind: 'skipped',
+          name: plan.name,
+          info: { status: 'failed', reason: plan.reason, tools: [] },
+        }
+      case 'stdio':
+      case 'remote': {
+        const server: ConnectedServer = {
+          kind: 'connection',
+          name: plan.name,
+          connection: undefined as unknown as McpServerConnection,
+          tools: [],
+        }
+        server.connection = new McpServerConnection(plan, {
+          ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
+          onWarning: (message) => logger.warn(message),
+          onToolsChanged: (listed) => {
+            server.tools = exposedTools(server.connection, listed, plan.tools, options)
+            all = collect()
+            for (const listener of listeners) listener()
+          },
+        })
+        return server
+      }
+      default:
+        return plan satisfies never
+    }
+  })
+  const connected = servers.filter((server): server is ConnectedServer => server.kind === 'connection')
+  const collect = (): Tool[] => connected.flatMap((server) => server.tools)
+  await Promise.all(
+    connected.map(async (server) => {
+      try {
+        const listed = await server.connection.open()
+        server.tools = exposedTools(server.connection, listed, server.connection.plan.tools, options)
+      } catch (error) {
+        logger.warn(`MCP server "${server.name}" failed: ${errorMessage(error)}`)
+      }
+    }),
+  )
+  all = collect()
+  const byName = (name: string, method: string): McpServerConnection => {
+    const server = connected.find((each) => each.name === name)
+    if (server === undefined) {
+      const known = connected.map((each) => `"${each.name}"`).join(', ') || '(none)'
+      throw new McpRequestError(`No connected MCP server is named "${name}"; servers: ${known}.`, {
+        server: name,
+        method,
+      })
+    }
+    return server.connection
+  }
+  // Lists span every server; one that fails is left out with a warning rather than failing the list.
+  const fromEach = async <Item>(
+    what: string,
+    list: (server: ConnectedServer) => Promise<Item[]>,
+  ): Promise<Item[]> => {
+    const settled = await Promise.allSettled(
+      connected.filter((server) => server.connection.state.status !== 'closed').map(list),
+    )
+    return settled.flatMap((outcome) => {
+      if (outcome.status === 'fulfilled') return outcome.value
+      logger.warn(`Listing ${what} skipped a server: ${errorMessage(outcome.reason)}`)
+      return []
+    })
+  }
   let closing: Promise<void> | undefined
   return {
-    tools: servers.flatMap((server) => (server.kind === 'connection' ? server.tools : [])),
+    tools: () => all,
+    onToolsChanged: (listener) => {
+      listeners.push(listener)
+    },
     secrets: parsed.servers.flatMap((plan) => ('secrets' in plan ? plan.secrets : [])),
     servers: () => Object.fromEntries(servers.map((server) => [server.name, infoOf(server)])),
+    resources: () =>
+      fromEach('resources', async (server) =>
+        (await server.connection.listResources()).map((resource) => resourceOf(server.name, resource)),
+      ),
+    resourceTemplates: () =>
+      fromEach('resource templates', async (server) =>
+        (await server.connection.listResourceTemplates()).map(
+          (template): McpResourceTemplate =>
+            definedOnly({
+              server: server.name,
+              uriTemplate: template.uriTemplate,
+              name: template.name,
+              title: template.title,
+              description: template.description,
+              mimeType: template.mimeType,
+            }),
+        ),
+      ),
+    async readResource(server, uri): Promise<McpResourceContents> {
+      const result = await byName(server, 'resources/read').readResource(uri)
+      return { server, uri, contents: result.contents }
+    },
+    prompts: () =>
+      fromEach('prompts', async (server) =>
+        (await server.connection.listPrompts()).map(
+          (prompt): McpPrompt =>
+            definedOnly({
+              server: server.name,
+              name: prompt.name,
+              title: prompt.title,
+              description: prompt.description,
+              arguments: (prompt.arguments ?? []).map((argument) => definedOnly({ ...argument })),
+            }),
+        ),
+      ),
+    async getPrompt(server, name, args = {}): Promise<McpPromptMessages> {
+      const result = await byName(server, 'prompts/get').getPrompt(name, args)
+      return definedOnly({
+        server,
+        name,
+        description: result.description,
+        messages: result.messages as McpPromptMessages['messages'],
+      })
+    },
     close() {
-      closing ??= Promise.all(connections.map((connection) => connection.close())).then(() => undefined)
+      closing ??= Promise.all(connected.map((server) => server.connection.close())).then(() => undefined)
       return closing
     },
   }
 }
 
-async function loadServer(plan: McpServerPlan, logger: Logger): Promise<LoadedServer> {
-  switch (plan.kind) {
-    case 'disabled':
-      return {
-        kind: 'skipped',
-        name: plan.name,
-        info: { status: 'disabled', reason: plan.reason, tools: [] },
-      }
-    case 'invalid':
-      logger.warn(`MCP server "${plan.name}" was not started: ${plan.reason}.`)
-      return { kind: 'skipped', name: plan.name, info: { status: 'failed', reason: plan.reason, tools: [] } }
-    case 'stdio':
-    case 'remote': {
-      const connection = new McpServerConnection(plan)
-      let listed: McpTool[]
-      try {
-        listed = await connection.open()
-      } catch (error) {
-        logger.warn(`MCP server "${plan.name}" failed: ${errorMessage(error)}`)
-        return { kind: 'connection', name: plan.name, connection, tools: [] }
-      }
-      return {
-        kind: 'connection',
-        name: plan.name,
-        connection,
-        tools: toTools(connection, listed, plan.tools, logger),
-      }
+/**
+ * A server's list, filtered by its `tools` map, as exposed tools, plus its resource and prompt tools
+ * when asked for and offered.
+ */
+function exposedTools(
+  connection: McpServerConnection,
+  listed: readonly McpTool[],
+  filter: ToolFilter,
+  options: McpSourceOptions,
+): Tool[] {
+  const tools = toTools(connection, listed, filter, options.logger)
+  const capabilities = connection.capabilities
+  const extra = resourceAndPromptTools(connection, {
+    resources: options.exposeResources === true && capabilities?.resources !== undefined,
+    prompts: options.exposePrompts === true && capabilities?.prompts !== undefined,
+  })
+  const taken = new Set(tools.map((tool) => tool.name))
+  for (const tool of extra) {
+    if (taken.has(tool.name)) {
+      options.logger.warn(
+        `MCP server "${connection.name}": its own tool is named "${tool.name}"; kept it, dropped the resource/prompt tool.`,
+      )
+      continue
     }
-    default:
-      return plan satisfies never
+    tools.push(tool)
   }
+  return tools
 }
 
 function toTools(
@@ -125,6 +274,27 @@ function objectRootSchema(schema: McpTool['inputSchema'] | undefined): JSONSchem
   copy.type = 'object'
   copy.properties ??= {}
   return copy
+}
+
+function resourceOf(
+  server: string,
+  resource: Awaited<ReturnType<McpServerConnection['listResources']>>[number],
+): McpResource {
+  return definedOnly({
+    server,
+    uri: resource.uri,
+    name: resource.name,
+    title: resource.title,
+    description: resource.description,
+    mimeType: resource.mimeType,
+    size: resource.size,
+  })
+}
+
+/** The object without its `undefined` properties (the public types use exact optional properties). */
+function definedOnly<Value extends object>(value: { [Key in keyof Value]: Value[Key] | undefined }): Value {
+  for (const key of Object.keys(value) as Array<keyof Value>) if (value[key] === undefined) delete value[key]
+  return value as Value
 }
 
 function infoOf(server: LoadedServer): McpServerInfo {

@@ -8,16 +8,28 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CompatibilityCallToolResultSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
   ErrorCode,
+  type GetPromptResult,
   McpError,
   type Tool as McpTool,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
+import { McpRequestError } from '../errors.js'
+import { isRecord } from '../shared/is-record.js'
 import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
-import type { ToolContext, ToolResult } from '../tool/types.js'
+import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
+import { validateArgs } from '../tool/validate-args.js'
 import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
+import type { ElicitationHandler } from './mcp-source.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { PhaseTimeoutError, withDeadline } from './with-deadline.js'
@@ -55,6 +67,8 @@ interface Session {
 const CLIENT_INFO = { name: 'toolnexus', version: VERSION }
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
 const MAX_TOOL_PAGES = 1000
+// Resources, templates and prompts are listed on demand; a server paging forever is cut off here.
+const MAX_LIST_PAGES = 100
 const STDERR_IN_REASON_CHARS = 600
 const STDERR_DRAIN_MS = 1000
 const TERMINATE_SESSION_MS = 1000
@@ -80,9 +94,16 @@ export class McpServerConnection {
   #reopening: Promise<Session> | undefined
   // Sessions being torn down in the background; `close()` waits for them.
   readonly #retiring = new Set<Promise<void>>()
+  readonly #options: ConnectionOptions
+  // The output schema of each tool that declares one, by the server's tool name.
+  #outputSchemas = new Map<string, JSONSchema>()
+  // A tools/list after `notifications/tools/list_changed`, while it runs; calls wait for it before answering.
+  #relisting: Promise<void> | undefined
+  #relistAgain = false
 
-  constructor(plan: StdioServerPlan | RemoteServerPlan) {
+  constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
+    this.#options = options
     this.#scrub = createSecretScrubber(plan.secrets)
   }
 
@@ -94,11 +115,17 @@ export class McpServerConnection {
     return this.#state
   }
 
+  /** What the server said it offers when it last connected (tools, resources, prompts, …). */
+  get capabilities(): ReturnType<Client['getServerCapabilities']> {
+    return this.#session?.client.getServerCapabilities()
+  }
+
   /** Connects and lists every tool (all pages). Rejects with a message that is safe to show. */
   async open(): Promise<McpTool[]> {
     try {
       const { session, tools } = await this.#connectAndList()
       this.#adopt(session)
+      this.#publish(tools, false)
       return tools
     } catch (error) {
       const reason = this.#scrub(describeError(error))
@@ -124,17 +151,26 @@ export class McpServerConnection {
         )
       }
       try {
-        const result = await session.client.callTool(
-          { name: tool, arguments: args },
+        // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
+        // so the connection checks them itself, for every tool.
+        const result = await session.client.request(
+          { method: 'tools/call', params: { name: tool, arguments: args } },
           CompatibilityCallToolResultSchema,
           {
             timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
             ...(signal && { signal }),
           },
         )
+        // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
+        if (this.#relisting !== undefined) await this.#relisting
         const mapped = mapCallToolResult(result, origin)
+        const schema = this.#outputSchemas.get(tool)
+        const checked =
+          mapped.isError || schema === undefined || 'toolResult' in result
+            ? mapped
+            : checkStructuredContent(mapped, result.structuredContent, schema, origin)
         // Successful results too: a server may echo its own token back in a result or its content.
-        return scrubToolResult(this.#scrub, mapped)
+        return scrubToolResult(this.#scrub, checked)
       } catch (error) {
         // A remote server that forgot our session never ran the call: reconnect and send it once more.
         if (isSessionGone(error)) {
@@ -147,6 +183,139 @@ export class McpServerConnection {
         return errorResult(this.#describeCallFailure(tool, session, error), origin)
       }
     }
+  }
+
+  /** Every resource the server lists (all pages); none when it offers no resources. */
+  listResources(): Promise<Resource[]> {
+    return this.#request('resources/list', async (client) => {
+      if (client.getServerCapabilities()?.resources === undefined) return []
+      return this.#pages((cursor) =>
+        client.listResources(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
+          items: page.resources,
+          next: page.nextCursor,
+        })),
+      )
+    })
+  }
+
+  /** Every resource template the server lists (all pages). */
+  listResourceTemplates(): Promise<ResourceTemplate[]> {
+    return this.#request('resources/templates/list', async (client) => {
+      if (client.getServerCapabilities()?.resources === undefined) return []
+      return this.#pages((cursor) =>
+        client.listResourceTemplates(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
+          items: page.resourceTemplates,
+          next: page.nextCursor,
+        })),
+      )
+    })
+  }
+
+  /** Reads one resource (or a URI made from a template). */
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return this.#request('resources/read', (client) =>
+      client.readResource({ uri }, { timeout: this.plan.timeoutMs }),
+    )
+  }
+
+  /** Every prompt the server lists (all pages); none when it offers no prompts. */
+  listPrompts(): Promise<Prompt[]> {
+    return this.#request('prompts/list', async (client) => {
+      if (client.getServerCapabilities()?.prompts === undefined) return []
+      return this.#pages((cursor) =>
+        client.listPrompts(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
+          items: page.prompts,
+          next: page.nextCursor,
+        })),
+      )
+    })
+  }
+
+  /** Renders one prompt with its arguments. */
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.#request('prompts/get', (client) =>
+      client.getPrompt({ name, arguments: args }, { timeout: this.plan.timeoutMs }),
+    )
+  }
+
+  /** Runs one request on the live session (reconnecting first if needed); failures are `McpRequestError`s. */
+  async #request<Value>(method: string, run: (client: Client) => Promise<Value>): Promise<Value> {
+    if (this.#state.status === 'closed') {
+      throw new McpRequestError(`MCP server "${this.name}" is closed.`, { server: this.name, method })
+    }
+    let session: Session
+    try {
+      session = await this.#ready()
+    } catch (error) {
+      throw new McpRequestError(
+        `MCP server "${this.name}" is unavailable (${this.#scrub(describeError(error))}), so ${method} was not sent.`,
+        { server: this.name, method },
+      )
+    }
+    try {
+      return await withDeadline(run(session.client), { ms: this.plan.timeoutMs, phase: method })
+    } catch (error) {
+      if (session.kind !== 'stdio' && !(error instanceof McpError))
+        this.#markLost(session, describeError(error))
+      throw new McpRequestError(
+        `MCP server "${this.name}" failed ${method}: ${this.#scrub(describeError(error))}`,
+        { server: this.name, method },
+      )
+    }
+  }
+
+  /** Collects every page of a paginated list, stopping at a repeated cursor or `MAX_LIST_PAGES`. */
+  async #pages<Item>(
+    page: (params: { cursor?: string }) => Promise<{ items: Item[]; next: string | undefined }>,
+  ): Promise<Item[]> {
+    const items: Item[] = []
+    const seen = new Set<string>()
+    let cursor: string | undefined
+    for (let count = 0; count < MAX_LIST_PAGES; count++) {
+      const result = await page(cursor === undefined ? {} : { cursor })
+      items.push(...result.items)
+      cursor = result.next
+      if (cursor === undefined || seen.has(cursor)) break
+      seen.add(cursor)
+    }
+    return items
+  }
+
+  /** Keeps what calls need from a tool list and hands it to the source (which re-exposes the tools). */
+  #publish(tools: readonly McpTool[], changed: boolean): void {
+    const schemas = new Map<string, JSONSchema>()
+    for (const tool of tools) {
+      if (isRecord(tool.outputSchema)) schemas.set(tool.name, tool.outputSchema)
+    }
+    this.#outputSchemas = schemas
+    if (changed) this.#options.onToolsChanged?.(tools)
+  }
+
+  /** `notifications/tools/list_changed`: lists the tools again (once more if another arrives meanwhile). */
+  #toolsChanged(session: Session): void {
+    if (session !== this.#session) return
+    if (this.#relisting !== undefined) {
+      this.#relistAgain = true
+      return
+    }
+    this.#relisting = (async () => {
+      do {
+        this.#relistAgain = false
+        try {
+          const tools = await withDeadline(this.#listTools(session.client), {
+            ms: this.plan.timeoutMs,
+            phase: 'tools/list',
+          })
+          if (session === this.#session) this.#publish(tools, true)
+        } catch (error) {
+          this.#options.onWarning?.(
+            `MCP server "${this.name}" announced new tools, but listing them failed: ${this.#scrub(describeError(error))}`,
+          )
+        }
+      } while (this.#relistAgain && session === this.#session)
+    })().finally(() => {
+      this.#relisting = undefined
+    })
   }
 
   /** Disconnects and ends the server's process (and its children). Idempotent. */
@@ -165,12 +334,14 @@ export class McpServerConnection {
     const session = this.#session
     if (session !== undefined && session.lost === undefined) return Promise.resolve(session)
     this.#reopening ??= this.#connectAndList()
-      .then(({ session: fresh }) => {
+      .then(({ session: fresh, tools }) => {
         if (this.#state.status === 'closed') {
           this.#retire(fresh)
           throw new Error('the toolkit was closed')
         }
         this.#adopt(fresh)
+        // A restarted server may offer other tools than before.
+        this.#publish(tools, true)
         return fresh
       })
       .catch((error: unknown) => {
@@ -182,6 +353,42 @@ export class McpServerConnection {
         this.#reopening = undefined
       })
     return this.#reopening
+  }
+
+  #newClient(): Client {
+    const { onElicitation } = this.#options
+    // Elicitation is advertised only when the host can answer it: a server then knows not to ask.
+    const client = new Client(CLIENT_INFO, {
+      capabilities: onElicitation === undefined ? {} : { elicitation: { form: {} } },
+    })
+    // Transport errors surface through the request they break; out-of-band ones need no console noise.
+    client.onerror = () => undefined
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const session = this.#session
+      if (session !== undefined && session.client === client) this.#toolsChanged(session)
+    })
+    if (onElicitation !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        this.#elicit(onElicitation, request.params, extra.signal),
+      )
+    }
+    return client
+  }
+
+  async #elicit(
+    handler: ElicitationHandler,
+    params: { message: string; mode?: string | undefined; requestedSchema?: unknown },
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const requestedSchema = (isRecord(params.requestedSchema) ? params.requestedSchema : {}) as JSONSchema
+    const answer = await handler({ server: this.name, message: params.message, requestedSchema, signal })
+    if (answer.action !== 'accept') return { action: answer.action }
+    const content = answer.content ?? {}
+    const problem = validateArgs(requestedSchema, content)
+    if (problem !== undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `The answer does not fit the requested schema: ${problem}`)
+    }
+    return { action: 'accept', content }
   }
 
   #adopt(session: Session): void {
@@ -250,7 +457,13 @@ export class McpServerConnection {
       env: { ...definedEntries(process.env), ...plan.env },
       cwd: plan.cwd,
     })
-    const session: Session = { client: newClient(), transport, kind: 'stdio', lost: undefined, stderrMark: 0 }
+    const session: Session = {
+      client: this.#newClient(),
+      transport,
+      kind: 'stdio',
+      lost: undefined,
+      stderrMark: 0,
+    }
     try {
       return await initialize(session, plan.timeoutMs)
     } catch (error) {
@@ -267,7 +480,7 @@ export class McpServerConnection {
       kind === 'sse'
         ? new SSEClientTransport(plan.url, { requestInit })
         : new StreamableHTTPClientTransport(plan.url, { requestInit })
-    const session: Session = { client: newClient(), transport, kind, lost: undefined, stderrMark: 0 }
+    const session: Session = { client: this.#newClient(), transport, kind, lost: undefined, stderrMark: 0 }
     try {
       return await initialize(session, plan.timeoutMs)
     } catch (error) {
@@ -345,11 +558,40 @@ export class McpServerConnection {
   }
 }
 
-function newClient(): Client {
-  const client = new Client(CLIENT_INFO, { capabilities: {} })
-  // Transport errors surface through the request they break; out-of-band ones need no console noise.
-  client.onerror = () => undefined
-  return client
+/**
+ * What a connection is told besides its plan: how to answer a server's elicitation requests, and where
+ * tool list changes and warnings go.
+ */
+export interface ConnectionOptions {
+  /** Answers `elicitation/create` (form mode); without it the client does not advertise elicitation. */
+  onElicitation?: ElicitationHandler
+  /** A new tool list, after `notifications/tools/list_changed` or a reconnect. */
+  onToolsChanged?: (tools: readonly McpTool[]) => void
+  onWarning?: (message: string) => void
+}
+
+/** A tool result whose `structuredContent` is checked against the tool's declared output schema. */
+function checkStructuredContent(
+  mapped: ToolResult,
+  structured: unknown,
+  schema: JSONSchema,
+  origin: { server: string; tool: string },
+): ToolResult {
+  const prefix = `MCP tool "${origin.tool}" on server "${origin.server}"`
+  if (structured === undefined) {
+    return errorResult(
+      `${prefix} declares an output schema but returned no structuredContent.`,
+      mapped.metadata,
+    )
+  }
+  const problem = isRecord(structured)
+    ? validateArgs(schema, structured)
+    : `structuredContent must be a JSON object, got ${Array.isArray(structured) ? 'an array' : typeof structured}`
+  if (problem === undefined) return mapped
+  return errorResult(
+    `${prefix} returned structuredContent that does not match its output schema: ${problem}`,
+    mapped.metadata,
+  )
 }
 
 /** Runs the MCP handshake on a new session's transport, within the server's start deadline. */

@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/types.js'
+import type { JSONSchema, Tool } from '../tool/types.js'
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'connected' | 'failed' | 'disabled'
@@ -14,11 +14,134 @@ export interface McpServerInfo {
   transport?: 'stdio' | 'streamable-http' | 'sse'
 }
 
+/**
+ * A server's request for input from the user (MCP elicitation, form mode): a message and the flat JSON
+ * Schema of the answer it wants.
+ *
+ * @example
+ * const request: ElicitationRequest = {
+ *   server: 'github', message: 'Which repository?', signal,
+ *   requestedSchema: { type: 'object', properties: { repo: { type: 'string' } }, required: ['repo'] },
+ * }
+ */
+export interface ElicitationRequest {
+  /** The server's name in the config. */
+  server: string
+  message: string
+  /** An object schema of primitive properties (string, number, integer, boolean, enum). */
+  requestedSchema: JSONSchema
+  /** Aborted when the server gives up on the request (or the connection closes). */
+  signal: AbortSignal
+}
+
+/**
+ * The user's answer: `accept` with content matching the requested schema, `decline`, or `cancel`
+ * (dismissed without a choice).
+ *
+ * @example
+ * const answer: ElicitationResponse = { action: 'accept', content: { repo: 'acme/site' } }
+ */
+export type ElicitationResponse =
+  | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+
+/**
+ * Answers a server's elicitation request. Set it on `createToolkit({ onElicitation })`; without it the
+ * toolkit does not advertise elicitation, so servers do not ask.
+ *
+ * @example
+ * const onElicitation: ElicitationHandler = async ({ message, requestedSchema }) =>
+ *   (await askUser(message, requestedSchema)) ?? { action: 'cancel' }
+ */
+export type ElicitationHandler = (
+  request: ElicitationRequest,
+) => ElicitationResponse | Promise<ElicitationResponse>
+
+/**
+ * A resource one server offers.
+ *
+ * @example
+ * const resource: McpResource = { server: 'docs', uri: 'file:///readme.md', name: 'readme', mimeType: 'text/markdown' }
+ */
+export interface McpResource {
+  server: string
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  /** Size in bytes, when the server says. */
+  size?: number
+}
+
+/**
+ * A resource template one server offers (an RFC 6570 URI template); read it with a URI made from it.
+ *
+ * @example
+ * const template: McpResourceTemplate = { server: 'docs', uriTemplate: 'file:///{path}', name: 'file' }
+ */
+export interface McpResourceTemplate {
+  server: string
+  uriTemplate: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+}
+
+/**
+ * A prompt one server offers, with the arguments it takes.
+ *
+ * @example
+ * const prompt: McpPrompt = { server: 'docs', name: 'summarize', arguments: [{ name: 'topic', required: true }] }
+ */
+export interface McpPrompt {
+  server: string
+  name: string
+  title?: string
+  description?: string
+  arguments: Array<{ name: string; description?: string; required?: boolean }>
+}
+
+/**
+ * What reading a resource gave: one entry per content, text or base64 bytes.
+ *
+ * @example
+ * const read: McpResourceContents = { server: 'docs', uri: 'file:///a.md', contents: [{ uri: 'file:///a.md', text: '# A' }] }
+ */
+export interface McpResourceContents {
+  server: string
+  uri: string
+  contents: Array<{ uri: string; mimeType?: string | undefined; text?: string; blob?: string }>
+}
+
+/**
+ * A rendered prompt: the messages the server made from it, in MCP's shape (role + one content block).
+ *
+ * @example
+ * const prompt: McpPromptMessages = { server: 'docs', name: 'summarize', messages: [{ role: 'user', content: { type: 'text', text: 'Summarize…' } }] }
+ */
+export interface McpPromptMessages {
+  server: string
+  name: string
+  description?: string
+  messages: Array<{ role: 'user' | 'assistant'; content: { type: string; [key: string]: unknown } }>
+}
+
 /** What the MCP source hands the toolkit: its tools, each server's state, and how to shut it down. */
 export interface McpSource {
-  tools: Tool[]
+  /** The tools of every connected server, as they are now (a server's list may change). */
+  tools(): Tool[]
+  /** Registers the toolkit's callback for a change of `tools()`. */
+  onToolsChanged(listener: () => void): void
   /** Every configured secret of every server (env and header values, expanded variables). */
   secrets: readonly string[]
   servers(): Record<string, McpServerInfo>
+  resources(): Promise<McpResource[]>
+  resourceTemplates(): Promise<McpResourceTemplate[]>
+  readResource(server: string, uri: string): Promise<McpResourceContents>
+  prompts(): Promise<McpPrompt[]>
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
   close(): Promise<void>
 }

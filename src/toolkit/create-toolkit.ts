@@ -3,11 +3,21 @@ import { toAnthropic } from '../adapters/convert-to-anthropic-tools.js'
 import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
 import { toOpenAI } from '../adapters/convert-to-openai-tools.js'
 import { attachSchemaLogger } from '../adapters/schema-warnings.js'
-import { ToolDefinitionError } from '../errors.js'
+import { McpRequestError, ToolDefinitionError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
-import type { McpServerInfo, McpServerStatus, McpSource } from '../mcp/mcp-source.js'
+import type {
+  ElicitationHandler,
+  McpPrompt,
+  McpPromptMessages,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpServerStatus,
+  McpSource,
+} from '../mcp/mcp-source.js'
 import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
@@ -51,6 +61,15 @@ export interface ToolkitOptions {
    * exposed name, and MCP tools their server marks destructive.
    */
   approval?: ApprovalPolicy
+  /**
+   * Answers an MCP server's elicitation request (a question for the user, form mode). Without it the
+   * toolkit does not advertise elicitation, so servers do not ask.
+   */
+  onElicitation?: ElicitationHandler
+  /** Exposes each MCP server's resources as tools: `<server>_list_resources`, `<server>_read_resource`. @default false */
+  exposeMcpResources?: boolean
+  /** Exposes each MCP server's prompts as a tool: `<server>_get_prompt`. @default false */
+  exposeMcpPrompts?: boolean
 }
 
 /**
@@ -81,6 +100,16 @@ export interface Toolkit extends AsyncDisposable {
   mcpStatus(): Record<string, McpServerStatus>
   /** Each configured MCP server's state, reason and tools. */
   mcpServers(): Record<string, McpServerInfo>
+  /** Every resource the connected MCP servers list (a server that fails to answer is left out, with a warning). */
+  mcpResources(): Promise<McpResource[]>
+  /** Every resource template the connected MCP servers list. */
+  mcpResourceTemplates(): Promise<McpResourceTemplate[]>
+  /** Reads one resource of one server; rejects with an `McpRequestError` when the server cannot. */
+  readResource(server: string, uri: string): Promise<McpResourceContents>
+  /** Every prompt the connected MCP servers list. */
+  mcpPrompts(): Promise<McpPrompt[]>
+  /** Renders one prompt of one server with its arguments; rejects with an `McpRequestError` when the server cannot. */
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
   /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
   warnings(): readonly string[]
   /** Disconnects every MCP client and ends every child process the toolkit started. */
@@ -127,7 +156,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     warnings,
     mcp,
     skills,
-    tools: [...(mcp?.tools ?? []), ...(skills?.tools ?? []), ...http, ...(options.tools ?? [])],
+    tools: [...(skills?.tools ?? []), ...http, ...(options.tools ?? [])],
     disabled: new Set(options.disableTools ?? []),
     limits: {
       timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -143,7 +172,12 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
 async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSource | undefined> {
   if (options.mcpConfig === undefined) return undefined
   const { loadMcpSource } = await import('../mcp/load-mcp-source.js')
-  return loadMcpSource(options.mcpConfig, { logger })
+  return loadMcpSource(options.mcpConfig, {
+    logger,
+    ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
+    ...(options.exposeMcpResources !== undefined && { exposeResources: options.exposeMcpResources }),
+    ...(options.exposeMcpPrompts !== undefined && { exposePrompts: options.exposeMcpPrompts }),
+  })
 }
 
 async function loadSkillsSource(options: ToolkitOptions, logger: Logger): Promise<SkillsSource | undefined> {
@@ -159,22 +193,28 @@ interface ToolkitParts {
   warnings: string[]
   mcp: McpSource | undefined
   skills: SkillsSource | undefined
+  /** Every tool but the MCP ones (which the MCP source keeps), in assembly order. */
   tools: Tool[]
   disabled: Set<string>
   limits: RunToolLimits
 }
 
 class DefaultToolkit implements Toolkit {
-  readonly #byName = new Map<string, Tool>()
+  #byName = new Map<string, Tool>()
   // Only tools that may need approval: for the rest `needsApproval` is one lookup, nothing allocated.
-  readonly #approvals = new Map<string, NeedsApproval>()
+  #approvals = new Map<string, NeedsApproval>()
   readonly #parts: ToolkitParts
   #list: readonly Tool[] = []
   #closed: Promise<void> | undefined
+  // Assembly warnings already given, so a rebuild after an MCP list change does not repeat them.
+  readonly #warned = new Set<string>()
 
   constructor(parts: ToolkitParts) {
     this.#parts = parts
-    this.#add(parts.tools)
+    for (const tool of parts.tools) checkName(tool)
+    this.#rebuild()
+    // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
+    parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
 
   tools(): readonly Tool[] {
@@ -244,7 +284,9 @@ class DefaultToolkit implements Toolkit {
   }
 
   register(...tools: Tool[]): void {
-    this.#add(tools)
+    for (const tool of tools) checkName(tool)
+    this.#parts.tools.push(...tools)
+    this.#rebuild()
   }
 
   skillsPrompt(): string {
@@ -259,6 +301,37 @@ class DefaultToolkit implements Toolkit {
 
   mcpServers(): Record<string, McpServerInfo> {
     return this.#parts.mcp?.servers() ?? {}
+  }
+
+  mcpResources(): Promise<McpResource[]> {
+    return this.#parts.mcp?.resources() ?? Promise.resolve([])
+  }
+
+  mcpResourceTemplates(): Promise<McpResourceTemplate[]> {
+    return this.#parts.mcp?.resourceTemplates() ?? Promise.resolve([])
+  }
+
+  readResource(server: string, uri: string): Promise<McpResourceContents> {
+    return this.#mcpOrReject('resources/read', server).then((mcp) => mcp.readResource(server, uri))
+  }
+
+  mcpPrompts(): Promise<McpPrompt[]> {
+    return this.#parts.mcp?.prompts() ?? Promise.resolve([])
+  }
+
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages> {
+    return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args))
+  }
+
+  #mcpOrReject(method: string, server: string): Promise<McpSource> {
+    const mcp = this.#parts.mcp
+    if (mcp !== undefined) return Promise.resolve(mcp)
+    return Promise.reject(
+      new McpRequestError(`No MCP server "${server}": this toolkit was made without an mcpConfig.`, {
+        server,
+        method,
+      }),
+    )
   }
 
   warnings(): readonly string[] {
@@ -303,46 +376,60 @@ class DefaultToolkit implements Toolkit {
     )
   }
 
-  #add(tools: readonly Tool[]): void {
-    for (const tool of tools) {
-      if (typeof tool?.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) {
-        throw new ToolDefinitionError(
-          `Tool name ${JSON.stringify(tool?.name)} is not allowed: use 1–64 characters from [a-zA-Z0-9_-].`,
-        )
-      }
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return
+    this.#warned.add(message)
+    this.#parts.logger.warn(message)
+  }
+
+  /** Assembles the list again (MCP first, then the rest in order); the first owner of a name keeps it. */
+  #rebuild(): void {
+    const byName = new Map<string, Tool>()
+    const approvals = new Map<string, NeedsApproval>()
+    for (const tool of [...(this.#parts.mcp?.tools() ?? []), ...this.#parts.tools]) {
       if (this.#parts.disabled.has(tool.name)) continue
       // A schema from elsewhere (an MCP server, a custom Tool) that no validator can live with is left out;
       // a pattern the linear-time engine cannot evaluate is left unchecked. Either way, with a warning.
       const problem = findSchemaProblem(tool.inputSchema)
       if (problem !== undefined && problem.kind !== 'pattern') {
-        this.#parts.logger.warn(
+        this.#warnOnce(
           `Tool "${tool.name}" (${tool.source}) was left out: its inputSchema ${problem.message}.`,
         )
         continue
       }
       if (problem !== undefined) {
-        this.#parts.logger.warn(
+        this.#warnOnce(
           `Tool "${tool.name}" (${tool.source}): its inputSchema ${problem.message}; that pattern is not checked.`,
         )
       }
-      const first = this.#byName.get(tool.name)
+      const first = byName.get(tool.name)
       if (first !== undefined) {
-        this.#parts.logger.warn(
+        this.#warnOnce(
           `Duplicate tool name "${tool.name}": kept the ${first.source} tool, dropped the ${tool.source} tool.`,
         )
         continue
       }
-      this.#byName.set(tool.name, tool)
+      byName.set(tool.name, tool)
       // A schema simplified while converting it (too large to lower in full) is reported here.
       attachSchemaLogger(tool.inputSchema, this.#parts.logger)
       const rule = this.#parts.approval.ruleFor(tool)
-      if (rule !== undefined) this.#approvals.set(tool.name, rule)
+      if (rule !== undefined) approvals.set(tool.name, rule)
     }
-    this.#list = [...this.#byName.values()]
+    this.#byName = byName
+    this.#approvals = approvals
+    this.#list = [...byName.values()]
   }
 
   #approvalOf(name: string): { needsApproval?: NeedsApproval } {
     const rule = this.#approvals.get(name)
     return rule === undefined ? {} : { needsApproval: rule }
+  }
+}
+
+function checkName(tool: Tool): void {
+  if (typeof tool?.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) {
+    throw new ToolDefinitionError(
+      `Tool name ${JSON.stringify(tool?.name)} is not allowed: use 1–64 characters from [a-zA-Z0-9_-].`,
+    )
   }
 }
