@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { BoundedLineReader, MAX_MCP_MESSAGE_BYTES } from './bounded-line-reader.js'
 
 /**
  * How to start a local MCP server.
@@ -53,7 +54,9 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined
 
   readonly #options: StdioProcessOptions
-  readonly #readBuffer = new ReadBuffer()
+  readonly #reader = new BoundedLineReader()
+  // Requests sent and not yet answered, to tell a too-large answer's request when its id cannot be read.
+  readonly #pending = new Set<string | number>()
   #child: ChildProcess | undefined
   #stderrTail = ''
   #stderrTotal = 0
@@ -152,17 +155,7 @@ export class StdioProcessTransport implements Transport {
         this.#markDrained()
         this.onclose?.()
       })
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.#readBuffer.append(chunk)
-        } catch (error) {
-          // One message over the buffer limit (10 MB): the stream cannot be resynchronized.
-          this.onerror?.(error instanceof Error ? error : new Error(String(error)))
-          void this.close()
-          return
-        }
-        this.#drainReadBuffer()
-      })
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk))
       child.stderr?.setEncoding('utf8')
       child.stderr?.on('data', (chunk: string) => {
         this.#stderrTotal += chunk.length
@@ -179,6 +172,7 @@ export class StdioProcessTransport implements Transport {
     if (stdin === undefined || stdin === null || this.#exit !== undefined || !stdin.writable) {
       return Promise.reject(new Error('The MCP server process is not running.'))
     }
+    if ('method' in message && 'id' in message) this.#pending.add(message.id)
     return new Promise<void>((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve()
       else stdin.once('drain', () => resolve())
@@ -209,7 +203,7 @@ export class StdioProcessTransport implements Transport {
         await this.#ended(pid, exited, GRACE_AFTER_SIGKILL_MS)
       }
     }
-    this.#readBuffer.clear()
+    this.#pending.clear()
     child.stdout?.removeAllListeners('data')
     child.stderr?.removeAllListeners('data')
     untrackTransport(this)
@@ -226,19 +220,39 @@ export class StdioProcessTransport implements Transport {
     }
   }
 
-  #drainReadBuffer(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null
-      try {
-        message = this.#readBuffer.readMessage()
-      } catch (error) {
-        // A line that is not JSON-RPC (a stray console.log) is reported and skipped, not fatal.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)))
-        continue
+  #read(chunk: Buffer): void {
+    for (const line of this.#reader.push(chunk)) {
+      switch (line.kind) {
+        case 'message':
+          if ('id' in line.message && !('method' in line.message) && line.message.id !== undefined) {
+            this.#pending.delete(line.message.id)
+          }
+          this.onmessage?.(line.message)
+          break
+        case 'invalid':
+          // A line that is not JSON-RPC (a stray console.log) is reported and skipped, not fatal.
+          this.onerror?.(line.error)
+          break
+        case 'too-large':
+          this.#answerTooLarge(line.bytes, line.id)
+          break
+        default:
+          line satisfies never
       }
-      if (message === null) return
-      this.onmessage?.(message)
     }
+  }
+
+  // A message over the limit was skipped, not kept: its request is answered with an error naming the
+  // limit, and the server goes on serving (no restart, which would only fail the same way again).
+  #answerTooLarge(bytes: number, readId: string | number | undefined): void {
+    const id = readId ?? (this.#pending.size === 1 ? [...this.#pending][0] : undefined)
+    const message = `the server's answer is too large (${megabytes(bytes)} MB; the limit for one MCP message is ${megabytes(MAX_MCP_MESSAGE_BYTES)} MB)`
+    if (id === undefined || !this.#pending.has(id)) {
+      this.onerror?.(new Error(`${message}; it was dropped`))
+      return
+    }
+    this.#pending.delete(id)
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message } })
   }
 
   /** Sends SIGKILL to the process group right away; for when the host process is exiting. */
@@ -316,3 +330,7 @@ function stopWatchingSignals(): void {
 }
 
 process.once('exit', killLiveTransports)
+
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')
+}

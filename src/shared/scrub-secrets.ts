@@ -135,7 +135,7 @@ export function secretPartsOf(value: string): string[] {
   const parts = [value, ...words]
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value.trim())?.[1]
   const decoded = basic === undefined ? undefined : fromBase64(basic)
-  if (decoded !== undefined && decoded.includes(':')) {
+  if (decoded?.includes(':')) {
     parts.push(decoded)
     const password = decoded.slice(decoded.indexOf(':') + 1)
     if (password.length >= MIN_SECRET_LENGTH) parts.push(password)

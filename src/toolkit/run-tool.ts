@@ -1,4 +1,4 @@
-import { capText } from '../shared/cap-text.js'
+import { capStrings, capText } from '../shared/cap-text.js'
 import { CallContext, LazyAbortController } from '../tool/call-context.js'
 import { capMedia } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
@@ -81,6 +81,11 @@ function capOutput(given: ToolResult, limits: RunToolLimits): ToolResult {
   return {
     ...result,
     output: capText(result.output, maxOutputChars),
-    metadata: { ...result.metadata, truncated: true, originalLength: result.output.length },
+    // What the result keeps beside its output (an MCP result's `content`) is bounded like the output.
+    metadata: {
+      ...(capStrings(result.metadata, maxOutputChars) as Record<string, unknown> | undefined),
+      truncated: true,
+      originalLength: result.output.length,
+    },
   }
 }

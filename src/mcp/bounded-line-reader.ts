@@ -1,0 +1,106 @@
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+
+/** The largest message read from an MCP server's stdout, in bytes (the MCP SDK's own limit: 10 MB). */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024
+
+// Bytes kept from each end of a line that is too long, to find which request it answers.
+const EDGE_BYTES = 512
+
+/** What one line of a server's stdout turned out to be. */
+export type ReadLine =
+  | { kind: 'message'; message: JSONRPCMessage }
+  | { kind: 'invalid'; error: Error }
+  | { kind: 'too-large'; bytes: number; id: string | number | undefined }
+
+/**
+ * Splits an MCP server's stdout into newline-delimited JSON-RPC messages, holding at most
+ * {@link MAX_MCP_MESSAGE_BYTES} of one. A longer line is skipped to its end (JSON text never holds a raw
+ * newline, so the stream resynchronizes at the next one) without being kept; what it was is reported
+ * with its size and, when its first or last bytes show one, the id of the request it answers. Peak memory
+ * stays near the limit, however large the message.
+ *
+ * @example
+ * const reader = new BoundedLineReader()
+ * for (const line of reader.push(chunk)) if (line.kind === 'message') handle(line.message)
+ */
+export class BoundedLineReader {
+  readonly #limit: number
+  #chunks: Buffer[] = []
+  #length = 0
+  // While skipping a line that is too long: its size so far, its first bytes and its last bytes.
+  #skipping: { bytes: number; head: Buffer; tail: Buffer } | undefined
+
+  constructor(limit = MAX_MCP_MESSAGE_BYTES) {
+    this.#limit = limit
+  }
+
+  /** The lines completed by `chunk`, in order. */
+  push(chunk: Buffer): ReadLine[] {
+    const lines: ReadLine[] = []
+    let start = 0
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start)
+      const end = newline === -1 ? chunk.length : newline
+      this.#take(chunk.subarray(start, end))
+      if (newline === -1) return lines
+      lines.push(this.#finishLine())
+      start = newline + 1
+    }
+  }
+
+  #take(piece: Buffer): void {
+    if (piece.length === 0) return
+    if (this.#skipping !== undefined) {
+      this.#skipping.bytes += piece.length
+      this.#skipping.tail = lastBytes(Buffer.concat([this.#skipping.tail, piece]))
+      return
+    }
+    if (this.#length + piece.length <= this.#limit) {
+      this.#chunks.push(piece)
+      this.#length += piece.length
+      return
+    }
+    // Over the limit: keep only the ends from now on.
+    const held = Buffer.concat([...this.#chunks, piece])
+    this.#skipping = { bytes: held.length, head: held.subarray(0, EDGE_BYTES), tail: lastBytes(held) }
+    this.#chunks = []
+    this.#length = 0
+  }
+
+  #finishLine(): ReadLine {
+    const skipped = this.#skipping
+    if (skipped !== undefined) {
+      this.#skipping = undefined
+      return { kind: 'too-large', bytes: skipped.bytes, id: responseId(skipped.head, skipped.tail) }
+    }
+    const line = Buffer.concat(this.#chunks).toString('utf8').replace(/\r$/, '')
+    this.#chunks = []
+    this.#length = 0
+    try {
+      return { kind: 'message', message: deserializeMessage(line) }
+    } catch (error) {
+      return { kind: 'invalid', error: error instanceof Error ? error : new Error(String(error)) }
+    }
+  }
+}
+
+function lastBytes(buffer: Buffer): Buffer {
+  return buffer.length <= EDGE_BYTES ? buffer : Buffer.from(buffer.subarray(buffer.length - EDGE_BYTES))
+}
+
+// The top-level `"id"` of a response sits first (`{"jsonrpc":"2.0","id":7,"result":…`) or last
+// (`…},"jsonrpc":"2.0","id":7}`), depending on the server's serializer.
+const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
+const TRAILING_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/
+
+function responseId(head: Buffer, tail: Buffer): string | number | undefined {
+  const found =
+    LEADING_ID.exec(head.toString('latin1'))?.[1] ?? TRAILING_ID.exec(tail.toString('latin1'))?.[1]
+  if (found === undefined) return undefined
+  try {
+    return JSON.parse(found) as string | number
+  } catch {
+    return undefined
+  }
+}
