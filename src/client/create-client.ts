@@ -1,7 +1,8 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
 import { AnsweredApprovals } from '../approvals/answered-approvals.js'
-import type { RunState, RunStateTransport } from '../approvals/run-state.js'
+import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'
+import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { ConfigError } from '../errors.js'
 import type { createGenAITransport } from '../genai/genai-transport.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
@@ -85,6 +86,11 @@ export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
 export interface AskOptions<Message> extends Omit<RunOptions<Message>, 'history'> {
   /** The conversation to continue; its messages are loaded from and saved to the client's store. */
   id: string
+  /**
+   * Answers to the conversation's waiting calls: with no prompt, `ask` resumes the run the store keeps
+   * suspended under `id` (on any instance sharing the store). A prompt instead leaves those calls unrun.
+   */
+  approvals?: ApprovalResponse[]
 }
 
 /**
@@ -103,7 +109,7 @@ export interface Client<Message> {
    * after what is stored now (it ran without seeing the other turn; nothing runs twice and no turn is
    * lost). `result.messages` is the transcript as saved. A store that fails rejects with `StoreError`.
    */
-  ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>>
+  ask(prompt: string | undefined, options: AskOptions<Message>): Promise<RunResult<Message>>
   /**
    * Goes on with a suspended run: approved calls run, denied ones answer the model with an error saying
    * the user declined, and the loop continues; calls left unanswered keep it suspended. Rejects with an
@@ -256,20 +262,30 @@ class LoopClient<Message> implements Client<Message> {
     })
   }
 
-  ask(prompt: string, options: AskOptions<Message>): Promise<RunResult<Message>> {
+  ask(prompt: string | undefined, options: AskOptions<Message>): Promise<RunResult<Message>> {
     if (typeof options?.id !== 'string' || options.id === '') {
       return Promise.reject(
         new ConfigError('ask needs a conversation id: client.ask(prompt, { id: "user-1", toolkit }).'),
       )
     }
-    const { id, ...runOptions } = options
+    const { id, approvals, ...runOptions } = options
+    if (prompt === undefined && approvals === undefined) {
+      return Promise.reject(
+        new ConfigError(
+          'ask needs a prompt, or approvals to resume the waiting run: client.ask(undefined, { id, approvals }).',
+        ),
+      )
+    }
     const previous = this.#conversations.get(id) ?? Promise.resolve()
-    const asked = previous.then(async () => {
+    const asked = previous.then(async (): Promise<RunResult<Message>> => {
+      if (prompt === undefined) return this.#askResume(id, approvals, runOptions)
       const loaded = await callStore('load', id, () => this.store.load(id))
+      // A waiting run's calls are answered "not run" in the stored transcript: a new prompt leaves them so.
       const history = loaded?.messages ?? []
       const result = await this.run(prompt, { ...runOptions, history })
       const turn = result.messages.slice(history.length)
-      const messages = await saveTurn({ store: this.store, id, loaded, turn })
+      const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
+      const messages = await saveTurn({ store: this.store, id, loaded, turn, suspended })
       return { ...result, messages }
     })
     const settled = asked.then(
@@ -281,6 +297,25 @@ class LoopClient<Message> implements Client<Message> {
       if (this.#conversations.get(id) === settled) this.#conversations.delete(id)
     })
     return asked
+  }
+
+  /** Resumes the run kept suspended under `id`: claimed once across instances, saved back in place. */
+  async #askResume(
+    id: string,
+    approvals: unknown,
+    runOptions: Omit<AskOptions<Message>, 'id' | 'approvals'>,
+  ): Promise<RunResult<Message>> {
+    const claimed = await claimSuspension({ store: this.store, id, keys: this.#settings.runState, approvals })
+    const { state } = claimed.suspension
+    const result = await this.resume(state, { ...runOptions, approvals: approvals as ApprovalResponse[] })
+    const messages = await saveResumed({
+      store: this.store,
+      id,
+      claimed,
+      added: result.messages.slice(state.messages.length),
+      suspended: result.status === 'suspended' ? toStoredSuspension(result) : undefined,
+    })
+    return { ...result, messages }
   }
 
   #start(

@@ -246,7 +246,8 @@ export async function openResume(
   return {
     runId: state.runId,
     answered: [...state.answered, ...answers.keys()],
-    messages: state.messages,
+    // A copy: the loop appends to it, and the caller's state must stay as it was.
+    messages: [...state.messages],
     turn: state.turn,
     usage: state.usage,
     last: {

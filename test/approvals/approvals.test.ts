@@ -58,6 +58,7 @@ describe('a call that needs approval', () => {
 
     const approvalId = first.pending[0]?.approvalId as string
     const next = await client.resume(text, { toolkit, approvals: [{ approvalId, approved: true }] })
+
     expect(next.status).toBe('done')
     expect(ran).toStrictEqual(['get_weather Oslo', 'delete_file a.txt'])
     // Every call has exactly one result, in call order, in the request that went on.
@@ -77,10 +78,13 @@ describe('a call that needs approval', () => {
     const { server, toolkit, ran, client } = await setup([call('c1', 'delete_file', { path: 'a.txt' })])
     const first = suspended(await client.run('Delete a.txt', { toolkit }))
     const approvalId = first.pending[0]?.approvalId as string
+    const before = JSON.stringify(first.state)
     const next = await client.resume(first.state, {
       toolkit,
       approvals: [{ approvalId, approved: false, reason: 'It is my thesis.' }],
     })
+    // Resuming leaves the state as it was (the loop works on a copy).
+    expect(JSON.stringify(first.state)).toBe(before)
     expect(next.status).toBe('done')
     expect(ran).toStrictEqual([])
     expect(server.toolMessages(1)).toStrictEqual([

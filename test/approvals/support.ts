@@ -1,4 +1,6 @@
+import type { ModelMessage } from 'ai'
 import { createClient } from '../../src/client/create-client.js'
+import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool } from '../../src/tool/types.js'
 import { provider } from '../loop/support.js'
@@ -103,6 +105,9 @@ function readContent(content: string): string {
 }
 
 /** A client over the scripted endpoint. */
-export function clientFor(server: { url: string }, options: { secret?: string } = {}) {
+export function clientFor(
+  server: { url: string },
+  options: { secret?: string; store?: ConversationStore<ModelMessage> } = {},
+) {
   return createClient({ model: provider('openai-chat').model(server.url), retries: 0, ...options })
 }
