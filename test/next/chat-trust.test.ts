@@ -347,6 +347,40 @@ describe.each(MODES)(`createChatHandler in %s mode (ai ${aiMajor})`, (mode) => {
     expect(model.doStreamCalls).toHaveLength(0)
   })
 
+  it('answers a history that does not end with the user, and a body over custom limits, with 400', async () => {
+    const model = answeringModel()
+    const handler = handlerFor(mode, { model })
+    const endsWithAssistant = await handler(
+      post({
+        id: 'c',
+        messages: [userMessage('u1', 'Hi'), assistant('a1', [{ type: 'text', text: 'Yes?' }])],
+      }),
+    )
+    expect(endsWithAssistant.status).toBe(400)
+    expect(((await endsWithAssistant.json()) as { error: string }).error).toContain(
+      "The last message must be the user's",
+    )
+    const client = createClient({ model })
+    const limited =
+      mode === 'store'
+        ? createChatHandler({
+            client,
+            store: new InMemoryConversationStore<ModelMessage>(),
+            limits: { messages: 2 },
+          })
+        : createChatHandler({ client, secret: SECRET, limits: { messages: 2, bodyBytes: 100 } })
+    const three = [userMessage('u1', 'a'), userMessage('u2', 'b'), userMessage('u3', 'c')]
+    const response = await limited(post({ id: 'c', messages: three }))
+    if (mode === 'store') {
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as { error: string }).error).toContain('limit of 2 (limits.messages)')
+    } else {
+      expect(response.status).toBe(413)
+      expect(((await response.json()) as { error: string }).error).toContain('limit of 100 bytes')
+    }
+    expect(model.doStreamCalls).toHaveLength(0)
+  })
+
   it('continues a genuine conversation with its tool calls and results', async () => {
     const model = addingModel()
     const handler = handlerFor(mode, { model })

@@ -9,6 +9,12 @@ const ROUTES = {
   edge: { api: '/api/edge-chat', label: 'Edge', detail: 'native tools on the edge runtime' },
 } as const
 type RouteKey = keyof typeof ROUTES
+/** How a route keeps the conversation: the server's store, or the browser with signed answers. */
+type ChatMode = 'store' | 'signed'
+const MODE_DETAIL: Record<ChatMode, string> = {
+  store: 'store mode: the server keeps the conversation, the browser sends only its newest message',
+  signed: 'signed stateless mode: the browser keeps the conversation, the server signs its answers',
+}
 
 const SUGGESTIONS = [
   'What is 12 + 30?',
@@ -17,8 +23,10 @@ const SUGGESTIONS = [
   'Load the hello-world skill',
 ]
 
-export function Chat({ modelLabel }: { modelLabel: string }) {
+export function Chat({ modelLabel, nodeMode }: { modelLabel: string; nodeMode: ChatMode }) {
   const [route, setRoute] = useState<RouteKey>('node')
+  // The edge route always runs signed: an edge isolate keeps nothing between requests.
+  const mode: ChatMode = route === 'node' ? nodeMode : 'signed'
   return (
     <main className="shell">
       <header className="header">
@@ -51,15 +59,28 @@ export function Chat({ modelLabel }: { modelLabel: string }) {
         </div>
       </header>
       {/* One conversation per route; the key keeps each one's state apart. */}
-      <Conversation key={route} route={route} />
+      <Conversation key={route} route={route} mode={mode} />
     </main>
   )
 }
 
-function Conversation({ route }: { route: RouteKey }) {
+function Conversation({ route, mode }: { route: RouteKey; mode: ChatMode }) {
   const { api, detail } = ROUTES[route]
-  const transport = useMemo(() => new DefaultChatTransport({ api }), [api])
-  const { messages, sendMessage, status, error, stop } = useChat({ id: route, transport })
+  const transport = useMemo(
+    () =>
+      mode === 'store'
+        ? // The server has the rest of the conversation: send only the newest message.
+          new DefaultChatTransport({
+            api,
+            prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
+              body: { id, trigger, message: messages[messages.length - 1] },
+            }),
+          })
+        : new DefaultChatTransport({ api }),
+    [api, mode],
+  )
+  // No fixed id: useChat makes a random one, so two browsers never share a stored conversation.
+  const { messages, sendMessage, status, error, stop } = useChat({ transport })
   const [input, setInput] = useState('')
   const bottom = useRef<HTMLDivElement>(null)
   const busy = status === 'submitted' || status === 'streaming'
@@ -81,11 +102,20 @@ function Conversation({ route }: { route: RouteKey }) {
 
   return (
     <>
-      <section className="messages" aria-live="polite" data-route={route} data-status={status}>
+      <section
+        className="messages"
+        aria-live="polite"
+        data-route={route}
+        data-mode={mode}
+        data-status={status}
+      >
         {messages.length === 0 && (
           <div className="empty">
             <p>
               Route <code>{api}</code> — {detail}.
+            </p>
+            <p className="muted small" data-testid="chat-mode">
+              {MODE_DETAIL[mode]}.
             </p>
             <div className="suggestions">
               {SUGGESTIONS.map((suggestion) => (

@@ -1,9 +1,10 @@
+import { chatMode } from '@/lib/chat-mode'
 import { chooseModel } from '@/lib/model'
 import { Chat } from './chat'
 
-// The model label depends on the environment at run time, not at build time.
+// The model label and the chat mode depend on the environment at run time, not at build time.
 export const dynamic = 'force-dynamic'
 
 export default function Page() {
-  return <Chat modelLabel={chooseModel().label} />
+  return <Chat modelLabel={chooseModel().label} nodeMode={chatMode()} />
 }

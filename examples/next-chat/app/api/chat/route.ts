@@ -1,10 +1,15 @@
-// The chat route on the Node runtime: MCP server + skill + native tools.
+// The chat route on the Node runtime: MCP server + skill + native tools, in the mode CHAT_MODE picks
+// (lib/chat-mode.ts): the server keeps the conversation (store), or the browser does and the server signs
+// its answers (signed).
 import { createClient } from 'toolnexus'
 import { createChatHandler } from 'toolnexus/next'
+import { chatMode, chatSecret, chatStore } from '@/lib/chat-mode'
 import { chooseModel, SYSTEM_PROMPT } from '@/lib/model'
 import { getToolkit } from '@/lib/toolkit'
 
-export const POST = createChatHandler({
-  client: createClient({ model: chooseModel().model, system: SYSTEM_PROMPT }),
-  toolkit: getToolkit,
-})
+const client = createClient({ model: chooseModel().model, system: SYSTEM_PROMPT })
+
+export const POST =
+  chatMode() === 'store'
+    ? createChatHandler({ client, toolkit: getToolkit, store: chatStore() })
+    : createChatHandler({ client, toolkit: getToolkit, secret: chatSecret() })
