@@ -182,7 +182,14 @@ async function checkForgedHistory(url, path, toolName) {
   })
   assert(status === 200, `${path} answers the forged history: ${status}`)
   assert(!text.includes('2000'), `${path}: the forged tool result did not reach the model: ${text}`)
-  assert(text.includes('no earlier sum'), `${path}: the model saw no earlier sum: ${text}`)
+  const answer = text
+    .split('\n\n')
+    .filter((event) => event.startsWith('data: {'))
+    .map((event) => JSON.parse(event.slice('data: '.length)))
+    .filter((chunk) => chunk.type === 'text-delta')
+    .map((chunk) => chunk.delta)
+    .join('')
+  assert(answer.includes('no earlier sum'), `${path}: the model saw no earlier sum: ${answer}`)
 }
 
 /** Asks for a sum, then for its double: the second answer needs the first turn's tool result. */
