@@ -6,6 +6,7 @@ export default defineConfig({
     next: 'src/next/index.ts',
     redis: 'src/redis/index.ts',
     postgres: 'src/postgres/index.ts',
+    'mcp-server': 'src/mcp-server/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -4,7 +4,7 @@ import type { InferToolArgs } from './infer-tool-args.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
 import { toolFailed, toToolResult } from './tool-result.js'
-import type { NeedsApproval, Tool, ToolContext } from './types.js'
+import type { NeedsApproval, Tool, ToolAnnotations, ToolContext } from './types.js'
 import { validatingTool } from './validating-tool.js'
 
 /** What `defineTool` takes. `Schema` is the type of `inputSchema`, from which `execute`'s arguments are typed. */
@@ -31,6 +31,8 @@ export interface DefineToolOptions<Schema extends InputSchema | undefined = Inpu
   needsApproval?:
     | boolean
     | ((args: InferToolArgs<Schema>, context: ToolContext) => boolean | PromiseLike<boolean>)
+  /** Hints for MCP clients when the toolkit is served over MCP (`readOnlyHint`, `destructiveHint`, …). */
+  annotations?: ToolAnnotations
 }
 
 /**
@@ -80,6 +82,7 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
     description: typeof description === 'string' ? description : '',
     inputSchema: toJsonSchema(options.inputSchema, name),
     source: 'native',
+    ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
     // Not `async`: most tools answer synchronously, and an async frame per call is what a bare loop saves.
     run(args, context) {
       try {

@@ -109,7 +109,7 @@ export interface Tool {
   source: ToolSource
   /** Calls wait for a person's approval before they run (see `client.resume`). Absent: they run at once. */
   needsApproval?: NeedsApproval
-  /** The MCP server's behaviour hints, for MCP tools that carry them. */
+  /** Behaviour hints in MCP's terms: an MCP server's, or given to `defineTool`; served by `toolnexus/mcp-server`. */
   annotations?: ToolAnnotations
   execute(args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
 }

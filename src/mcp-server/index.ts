@@ -1,0 +1,9 @@
+// `toolnexus/mcp-server`: any toolkit served as one MCP server. Every name exported here is public API.
+
+export {
+  createMcpHandler,
+  type McpHandler,
+  type McpHandlerOptions,
+} from './create-mcp-handler.js'
+export type { McpServeOptions } from './create-toolkit-mcp-server.js'
+export { type StdioMcpServer, serveStdio } from './serve-stdio.js'

@@ -1,0 +1,264 @@
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { ConfigError } from '../../src/errors.js'
+import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
+import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { type FetchServer, serveFetch } from './serve-fetch.js'
+import { RED_PIXEL, servedToolkit, TRIP_SCHEMA } from './served-toolkit.js'
+
+const CHILD = fileURLToPath(new URL('./serve-stdio-child.ts', import.meta.url))
+const closers: Array<() => Promise<unknown>> = []
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {})
+})
+
+async function served(options: McpHandlerOptions = {}): Promise<{ server: FetchServer; toolkit: Toolkit }> {
+  const toolkit = await servedToolkit()
+  closers.push(() => toolkit.close())
+  const server = await serveFetch(createMcpHandler(toolkit, options))
+  closers.push(() => server.close())
+  return { server, toolkit }
+}
+
+async function sdkClientOverHttp(url: string): Promise<Client> {
+  const client = new Client({ name: 'sdk-test-client', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)))
+  closers.push(() => client.close())
+  return client
+}
+
+async function sdkClientOverStdio(): Promise<Client> {
+  const client = new Client({ name: 'sdk-test-client', version: '1.0.0' })
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CHILD], stderr: 'pipe' }),
+  )
+  closers.push(() => client.close())
+  return client
+}
+
+const EXPECTED_TOOLS = [
+  {
+    name: 'get_weather',
+    title: 'Weather',
+    description: 'Current weather for a city.',
+    inputSchema: {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City name' } },
+      required: ['city'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Weather', readOnlyHint: true, openWorldHint: true },
+  },
+  {
+    name: 'explode',
+    description: 'Always fails.',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { destructiveHint: true },
+  },
+  { name: 'draw', description: 'Draws a red pixel.', inputSchema: { type: 'object', properties: {} } },
+  { name: 'book_trip', description: 'Books a trip.', inputSchema: TRIP_SCHEMA },
+]
+
+describe.each([
+  ['streamable HTTP, stateful', () => served().then(({ server }) => sdkClientOverHttp(server.url))],
+  [
+    'streamable HTTP, stateless',
+    () => served({ sessions: 'stateless' }).then(({ server }) => sdkClientOverHttp(server.url)),
+  ],
+  ['stdio', () => sdkClientOverStdio()],
+])('the MCP SDK client over %s', (_transport, start) => {
+  // One connection for the block: a stdio server is a child process, slow to start on a loaded machine.
+  const suite: Array<() => Promise<unknown>> = []
+  let shared: Promise<Client> | undefined
+  const connect = (): Promise<Client> => {
+    shared ??= (async () => {
+      const client = await start()
+      // Taken over from `closers`, which empties after each test.
+      suite.push(...closers.splice(0))
+      return client
+    })()
+    return shared
+  }
+  afterAll(async () => {
+    for (const close of suite.splice(0).reverse()) await close().catch(() => {})
+  })
+
+  it('lists every tool with its schema (2020-12 keywords kept), title and annotations', async () => {
+    const client = await connect()
+    const { tools } = await client.listTools()
+    expect(tools).toStrictEqual(EXPECTED_TOOLS)
+  })
+
+  it('calls tools: text, an image, an error result, invalid arguments, an unknown tool', async () => {
+    const client = await connect()
+    expect(await client.callTool({ name: 'get_weather', arguments: { city: 'Chennai' } })).toStrictEqual({
+      content: [{ type: 'text', text: 'Sunny in Chennai.' }],
+    })
+    expect(await client.callTool({ name: 'draw', arguments: {} })).toStrictEqual({
+      content: [
+        { type: 'text', text: 'A red pixel.' },
+        { type: 'image', data: RED_PIXEL, mimeType: 'image/png' },
+      ],
+    })
+    expect(await client.callTool({ name: 'explode', arguments: {} })).toStrictEqual({
+      content: [{ type: 'text', text: 'Tool "explode" failed: kaboom' }],
+      isError: true,
+    })
+    const invalid = await client.callTool({
+      name: 'book_trip',
+      arguments: { from: 'Pune', to: 'X', seats: 12 },
+    })
+    expect(invalid.isError).toBe(true)
+    expect(JSON.stringify(invalid.content)).toContain('book_trip')
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(McpError)
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool "no_such_tool"/,
+    )
+  })
+
+  it('answers initialize with the server name and tools capability', async () => {
+    const client = await connect()
+    expect(client.getServerCapabilities()?.tools).toStrictEqual({})
+    expect(client.getServerVersion()?.name).toMatch(/^(toolnexus|served-over-stdio)$/)
+  })
+})
+
+describe("toolnexus's own MCP client consuming a served toolkit", () => {
+  it.each([
+    [
+      'streamable HTTP',
+      async () => ({ type: 'streamable-http' as const, url: `${(await served()).server.url}/mcp` }),
+    ],
+    [
+      'stdio',
+      async () => ({ type: 'stdio' as const, command: process.execPath, args: ['--import', 'tsx', CHILD] }),
+    ],
+  ])('over %s: names, schemas, annotations and errors round-trip', async (_transport, config) => {
+    const consumer = await createToolkit({
+      logger: { warn: () => {} },
+      mcpConfig: { mcpServers: { served: await config() } },
+    })
+    closers.push(() => consumer.close())
+
+    expect(consumer.mcpStatus()).toStrictEqual({ served: 'connected' })
+    expect(consumer.tools().map((tool) => tool.name)).toStrictEqual([
+      'served_get_weather',
+      'served_explode',
+      'served_draw',
+      'served_book_trip',
+    ])
+    expect(consumer.get('served_book_trip')?.inputSchema).toStrictEqual(TRIP_SCHEMA)
+    expect(consumer.get('served_get_weather')?.inputSchema).toStrictEqual(EXPECTED_TOOLS[0]?.inputSchema)
+    expect(consumer.get('served_get_weather')?.annotations).toStrictEqual({
+      title: 'Weather',
+      readOnlyHint: true,
+      openWorldHint: true,
+    })
+    const weather = await consumer.execute('served_get_weather', { city: 'Pune' })
+    expect([weather.output, weather.isError]).toStrictEqual(['Sunny in Pune.', false])
+    const failed = await consumer.execute('served_explode', {})
+    expect([failed.output, failed.isError]).toStrictEqual(['Tool "explode" failed: kaboom', true])
+    const drawn = await consumer.execute('served_draw', {})
+    expect(drawn.media).toStrictEqual([{ type: 'image', mediaType: 'image/png', data: RED_PIXEL }])
+  })
+})
+
+describe('createMcpHandler', () => {
+  const initialize = (headers: Record<string, string> = {}) =>
+    new Request('http://localhost:3000/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    })
+
+  it('with allowedHosts, refuses another Host or Origin (DNS rebinding) and serves the allowed ones', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit, { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] })
+
+    expect((await handler(initialize({ host: 'evil.example.com' }))).status).toBe(403)
+    expect(
+      (await handler(initialize({ host: 'localhost:3000', origin: 'http://evil.example.com' }))).status,
+    ).toBe(403)
+    expect((await handler(initialize({ host: 'localhost:3000' }))).status).toBe(200)
+    expect((await handler(initialize({ host: '[::1]:3000', origin: 'http://[::1]:3000' }))).status).toBe(200)
+  })
+
+  it('answers an unknown session with 404 and a request without one that is not initialize with 400', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit)
+    const list = (headers: Record<string, string>) =>
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      })
+
+    expect((await handler(list({ 'mcp-session-id': 'made-up' }))).status).toBe(404)
+    expect((await handler(list({}))).status).toBe(400)
+  })
+
+  it('keeps at most maxSessions: the one idle longest is closed', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit, { maxSessions: 1 })
+    const first = (await handler(initialize())).headers.get('mcp-session-id')
+    const second = (await handler(initialize())).headers.get('mcp-session-id')
+    expect(first).toEqual(expect.any(String))
+    expect(second).not.toBe(first)
+    const ping = (id: string | null) =>
+      handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': String(id),
+            'mcp-protocol-version': '2025-06-18',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+        }),
+      )
+    expect((await ping(first)).status).toBe(404)
+    expect((await ping(second)).status).toBe(200)
+  })
+
+  it('a stateless handler answers GET with 405', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit, { sessions: 'stateless' })
+    expect((await handler(new Request('http://localhost/mcp'))).status).toBe(405)
+  })
+
+  it('refuses what is not a toolkit and options of the wrong shape', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    expect(() => createMcpHandler({} as never)).toThrow(ConfigError)
+    expect(() => createMcpHandler(toolkit, { sessions: 'sometimes' as never })).toThrow(ConfigError)
+    expect(() => createMcpHandler(toolkit, { maxSessions: 0 })).toThrow(ConfigError)
+    expect(() => createMcpHandler(toolkit, { allowedHosts: [''] })).toThrow(ConfigError)
+  })
+})
