@@ -457,7 +457,11 @@ describe('telemetry: content', () => {
         type: 'reply',
         text: `Calling with ${SECRET}.`,
         toolCalls: [
-          { id: 'call-1', name: 'whoami', arguments: JSON.stringify({ token: SECRET }) },
+          {
+            id: 'call-1',
+            name: 'whoami',
+            arguments: JSON.stringify({ token: SECRET, encoded: Buffer.from(SECRET).toString('base64') }),
+          },
           { id: 'call-2', name: 'explode', arguments: '{}' },
         ],
       },
@@ -473,7 +477,10 @@ describe('telemetry: content', () => {
           url: `${echoUrl}/whoami`,
           // biome-ignore lint/suspicious/noTemplateCurlyInString: the HTTP tool's own ${VAR} syntax.
           headers: { authorization: 'Bearer ${TN_TELEMETRY_TOKEN}' },
-          inputSchema: { type: 'object', properties: { token: { type: 'string' } } },
+          inputSchema: {
+            type: 'object',
+            properties: { token: { type: 'string' }, encoded: { type: 'string' } },
+          },
         },
       ],
     })
@@ -488,6 +495,7 @@ describe('telemetry: content', () => {
     expect(result.toolCalls[0]?.isError).toBe(false)
     const spans = recording.spans()
     expect(everything(spans)).not.toContain(SECRET)
+    expect(everything(spans)).not.toContain(Buffer.from(SECRET).toString('base64'))
     const attributes = (name: string) => spans.find((span) => span.name === name)?.attributes ?? {}
     expect(attributes('invoke_agent')['gen_ai.input.messages']).toBe(
       JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Who am I?' }] }]),
@@ -504,8 +512,10 @@ describe('telemetry: content', () => {
         },
       ]),
     )
-    expect(attributes('execute_tool whoami')['gen_ai.tool.call.arguments']).toBe('{"token":"***"}')
-    expect(attributes('execute_tool whoami')['gen_ai.tool.call.result']).toBe('you sent Bearer ***')
+    expect(attributes('execute_tool whoami')['gen_ai.tool.call.arguments']).toBe(
+      '{"token":"***","encoded":"***"}',
+    )
+    expect(attributes('execute_tool whoami')['gen_ai.tool.call.result']).toBe('you sent ***')
     expect(attributes('execute_tool explode')['gen_ai.tool.call.result']).toBe(
       'Tool "explode" failed: kaboom',
     )
@@ -519,7 +529,7 @@ describe('telemetry: content', () => {
         role: 'assistant',
         parts: [
           { type: 'text', content: 'Calling with ***.' },
-          { type: 'tool_call', id: 'call-1', name: 'whoami', arguments: { token: '***' } },
+          { type: 'tool_call', id: 'call-1', name: 'whoami', arguments: { token: '***', encoded: '***' } },
           { type: 'tool_call', id: 'call-2', name: 'explode', arguments: {} },
         ],
         finish_reason: 'tool_calls',
