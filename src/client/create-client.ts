@@ -80,6 +80,15 @@ export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
    * createClient({ genai, model: 'gemini-2.5-flash', config: { temperature: 0, thinkingConfig: { thinkingBudget: 0 } } })
    */
   config?: Parameters<typeof createGenAITransport>[0]['config']
+  /**
+   * How tool schemas are sent: `'parameters'` (lowered into Gemini's Schema subset) or `'json'` (each JSON
+   * Schema unchanged, as `parametersJsonSchema`, on Gemini 2.5+ and Vertex AI).
+   *
+   * @default 'parameters'
+   * @example
+   * createClient({ genai, model: 'gemini-2.5-flash', schema: 'json' })
+   */
+  schema?: Parameters<typeof createGenAITransport>[0]['schema']
 }
 
 /** What `ask` takes: the conversation id, plus what `run` takes except `history` (the store holds it). */
@@ -149,10 +158,15 @@ export function createClient(
     )
   }
   if (options.genai !== undefined) {
-    const { genai, model, config } = options
+    const { genai, model, config, schema } = options
     checkGenAI(genai, model)
     const transport = import('../genai/genai-transport.js').then((module) =>
-      module.createGenAITransport(config === undefined ? { genai, model } : { genai, model, config }),
+      module.createGenAITransport({
+        genai,
+        model,
+        ...(config === undefined ? {} : { config }),
+        ...(schema === undefined ? {} : { schema }),
+      }),
     )
     // Surfaced on the first run; here it would be an unhandled rejection.
     transport.catch(() => {})

@@ -59,7 +59,23 @@ export interface GenAITransportOptions {
   config?: GenAIGenerationConfig
   /** Makes up ids for calls Gemini sent without one. @default `gemini-call-<n>` */
   createCallId?: CallIdFactory
+  /**
+   * How tool schemas are sent: `'parameters'` lowers each into Gemini's Schema subset (every model takes
+   * it); `'json'` sends each JSON Schema unchanged as `parametersJsonSchema` (Gemini 2.5 and later, Vertex AI),
+   * keeping what the subset cannot say.
+   *
+   * @default 'parameters'
+   */
+  schema?: GenAISchemaForm
 }
+
+/**
+ * The form tool schemas take on the wire: lowered `parameters`, or JSON Schema as `parametersJsonSchema`.
+ *
+ * @example
+ * const form: GenAISchemaForm = 'json'
+ */
+export type GenAISchemaForm = 'parameters' | 'json'
 
 /**
  * The loop's transport over `@google/genai`: `generate` calls `models.generateContent`, `stream` calls
@@ -96,7 +112,7 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
     if (request.tools.length > 0) {
       let wrapper = declarationsByTools.get(request.tools)
       if (wrapper === undefined) {
-        wrapper = toGemini(request.tools)[0]
+        wrapper = toGemini(request.tools, { parametersJsonSchema: options.schema === 'json' })[0]
         declarationsByTools.set(request.tools, wrapper)
       }
       config.tools = [asGenAITool(wrapper)]
