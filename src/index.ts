@@ -3,7 +3,12 @@
 
 export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
 export type { GeminiSchema, GeminiSchemaType } from './adapters/convert-json-schema-to-gemini-schema.js'
-export { ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
+// Adapters
+export {
+  convertJsonSchemaToOpenAIStrictSchema,
+  type OpenAIStrictConversion,
+} from './adapters/convert-json-schema-to-openai-strict-schema.js'
+export { type ToAISDKOptions, ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
 export {
   type GeminiFunctionDeclaration,
@@ -11,8 +16,7 @@ export {
   type ToGeminiOptions,
   toGemini,
 } from './adapters/convert-to-gemini-tools.js'
-// Adapters
-export { type OpenAITool, toOpenAI } from './adapters/convert-to-openai-tools.js'
+export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/convert-to-openai-tools.js'
 // The provider form: the toolnexus loop as an AI SDK LanguageModel
 export {
   createToolnexus,

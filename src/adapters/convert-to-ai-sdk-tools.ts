@@ -1,10 +1,13 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { jsonSchema, type ToolSet, tool } from 'ai'
 import { ToolnexusError } from '../errors.js'
+import type { Logger } from '../shared/logger.js'
 import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
+import { notStrictWarning, strictCached } from './convert-to-openai-tools.js'
+import { warnAboutSchema } from './schema-warnings.js'
 
 /**
  * A toolnexus tool's error result, inside the AI SDK. `toAISDK` throws it from `execute` so that the AI SDK
@@ -34,6 +37,25 @@ export class ToolResultError extends ToolnexusError {
 }
 
 /**
+ * What `toAISDK` takes besides the tools.
+ *
+ * @example
+ * toAISDK(tools, { strict: true })
+ */
+export interface ToAISDKOptions {
+  /**
+   * Declare each tool in strict mode (`strict: true`, read by `@ai-sdk/openai` per tool), its schema in the
+   * form strict mode accepts; the model's `null` for an optional argument is read as absent before the
+   * arguments are checked. A tool strict mode cannot take keeps its schema, `strict: false`, and a warning.
+   *
+   * @default false
+   */
+  strict?: boolean
+  /** Where the warning about a tool declared without strict mode goes. */
+  logger?: Logger
+}
+
+/**
  * Renders tools as an AI SDK `ToolSet` for `generateText`, `streamText` or an `Agent`. Each tool carries its
  * JSON Schema through `jsonSchema()` and runs `Tool.execute` with the AI SDK's `abortSignal` and
  * `toolCallId`. A successful result reaches the model as text; an `isError` result as an error
@@ -43,6 +65,7 @@ export class ToolResultError extends ToolnexusError {
  * tool's rule is one), so `generateText` stops with a `tool-approval-request` for it.
  *
  * @param tools - The tools to expose, keyed by their exposed names.
+ * @param options - `{ strict: true }` declares them in strict mode.
  * @example
  * const { text } = await generateText({
  *   model: openai('gpt-4.1'),
@@ -51,15 +74,20 @@ export class ToolResultError extends ToolnexusError {
  *   prompt: 'What is the weather in Chennai?',
  * })
  */
-export function toAISDK(tools: readonly Tool[]): ToolSet {
+export function toAISDK(tools: readonly Tool[], options: ToAISDKOptions = {}): ToolSet {
   const toolSet: ToolSet = {}
   for (const each of tools) {
+    const strict = options.strict === true ? strictCached(each.inputSchema) : undefined
+    if (strict?.kind === 'refused') {
+      warnAboutSchema(each.inputSchema, notStrictWarning(each.name, strict.reasons), options.logger)
+    }
     // A copy, so a provider that rewrites schemas in place (strict mode) cannot reach the tool's own.
-    const schema = cloneSchema(each.inputSchema)
+    const schema = cloneSchema(strict?.kind === 'strict' ? strict.schema : each.inputSchema)
     const aiTool = tool({
       description: each.description,
       ...approvalFlag(each),
       inputSchema: jsonSchema<Record<string, unknown>>(schema),
+      ...(strict === undefined ? {} : { strict: strict.kind === 'strict' }),
       execute: async (input, options) => {
         let args: Record<string, unknown> | string
         try {

@@ -1,4 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai'
+import { notStrictWarning, strictCached } from '../adapters/convert-to-openai-tools.js'
+import { warnAboutSchema } from '../adapters/schema-warnings.js'
 import { ConfigError } from '../errors.js'
 import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
 import { retryAfterFromHeaders } from '../loop/retry.js'
@@ -89,8 +91,12 @@ export function checkLanguageModel(model: unknown): SpecLanguageModel {
  *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: new Map(),
  * })
  */
-export function createAISDKTransport(options: { model: SpecLanguageModel }): Transport<ModelMessage> {
-  return new AISDKTransport(options.model)
+export function createAISDKTransport(options: {
+  model: SpecLanguageModel
+  /** Declare every tool in strict mode, its schema in the form strict mode accepts. @default false */
+  strict?: boolean
+}): Transport<ModelMessage> {
+  return new AISDKTransport(options.model, options.strict === true)
 }
 
 class AISDKTransport implements Transport<ModelMessage> {
@@ -100,8 +106,11 @@ class AISDKTransport implements Transport<ModelMessage> {
 
   readonly #takesImages: boolean
 
-  constructor(model: SpecLanguageModel) {
+  readonly #strict: boolean
+
+  constructor(model: SpecLanguageModel, strict: boolean) {
     this.#model = model
+    this.#strict = strict
     this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
   }
 
@@ -175,15 +184,42 @@ class AISDKTransport implements Transport<ModelMessage> {
   #toolDeclarations(tools: readonly Tool[]): SpecFunctionTool[] {
     let declarations = this.#declarations.get(tools)
     if (declarations === undefined) {
-      declarations = tools.map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      }))
+      declarations = tools.map((tool) =>
+        this.#strict
+          ? strictDeclaration(tool)
+          : {
+              type: 'function',
+              name: tool.name,
+              description: tool.description,
+              inputSchema: tool.inputSchema,
+            },
+      )
       this.#declarations.set(tools, declarations)
     }
     return declarations
+  }
+}
+
+// A tool in strict mode: its schema as strict mode takes it, or as it is (and `strict: false`, with a warning)
+// when strict mode cannot say it.
+function strictDeclaration(tool: Tool): SpecFunctionTool {
+  const conversion = strictCached(tool.inputSchema)
+  if (conversion.kind === 'refused') {
+    warnAboutSchema(tool.inputSchema, notStrictWarning(tool.name, conversion.reasons))
+    return {
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      strict: false,
+    }
+  }
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    inputSchema: structuredClone(conversion.schema),
+    strict: true,
   }
 }
 

@@ -94,6 +94,8 @@ export interface SpecFunctionTool {
   name: string
   description?: string
   inputSchema: Record<string, unknown>
+  /** Strict mode (spec v3 and v4; OpenAI reads it per tool). */
+  strict?: boolean
 }
 
 /** A tool the provider defines (web search, code execution, …), declared by id. */

@@ -64,6 +64,16 @@ export interface AISDKClientOptions extends ClientOptions<ModelMessage> {
   /** Any AI SDK language model (spec v2, v3 or v4), or a model id resolved like the AI SDK does. */
   model: LanguageModel
   genai?: undefined
+  /**
+   * Declare every tool in strict mode (OpenAI Structured Outputs): each schema rewritten into the form
+   * strict mode accepts, the model's `null` for an optional argument read as absent. A tool strict mode
+   * cannot take is declared without it, with a warning.
+   *
+   * @default false
+   * @example
+   * createClient({ model: openai('gpt-5-mini'), strict: true })
+   */
+  strict?: boolean
 }
 
 /** A client over the native `@google/genai` SDK. */
@@ -180,8 +190,8 @@ export function createClient(
   const model = resolveLanguageModel(options.model)
   const transport =
     model instanceof Promise
-      ? model.then((resolved) => createAISDKTransport({ model: resolved }))
-      : createAISDKTransport({ model })
+      ? model.then((resolved) => createAISDKTransport({ model: resolved, strict: options.strict === true }))
+      : createAISDKTransport({ model, strict: options.strict === true })
   if (transport instanceof Promise) transport.catch(() => {})
   return new LoopClient<ModelMessage>(transport, options, 'ai-sdk')
 }

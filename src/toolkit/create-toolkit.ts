@@ -1,7 +1,7 @@
-import { toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import { type ToAISDKOptions, toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
 import { toAnthropic } from '../adapters/convert-to-anthropic-tools.js'
 import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
-import { toOpenAI } from '../adapters/convert-to-openai-tools.js'
+import { type ToOpenAIOptions, toOpenAI } from '../adapters/convert-to-openai-tools.js'
 import { attachSchemaLogger } from '../adapters/schema-warnings.js'
 import { McpRequestError, ToolDefinitionError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
@@ -114,10 +114,10 @@ export interface Toolkit extends AsyncDisposable {
   warnings(): readonly string[]
   /** Disconnects every MCP client and ends every child process the toolkit started. */
   close(): Promise<void>
-  toOpenAI(): ReturnType<typeof toOpenAI>
+  toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI>
   toAnthropic(): ReturnType<typeof toAnthropic>
   toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini>
-  toAISDK(): ReturnType<typeof toAISDK>
+  toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK>
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000
@@ -347,7 +347,7 @@ class DefaultToolkit implements Toolkit {
     return this.close()
   }
 
-  toOpenAI(): ReturnType<typeof toOpenAI> {
+  toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI> {
     return toOpenAI(this.#list)
   }
 
@@ -359,7 +359,7 @@ class DefaultToolkit implements Toolkit {
     return toGemini(this.#list, options)
   }
 
-  toAISDK(): ReturnType<typeof toAISDK> {
+  toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK> {
     // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
     return toAISDK(
       this.#list.map((tool) =>
@@ -373,6 +373,7 @@ class DefaultToolkit implements Toolkit {
           run: (args, context) => runTool(tool, args, context, this.#parts.limits),
         }),
       ),
+      options,
     )
   }
 
