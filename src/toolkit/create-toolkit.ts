@@ -348,7 +348,7 @@ class DefaultToolkit implements Toolkit {
   }
 
   toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI> {
-    return toOpenAI(this.#list)
+    return toOpenAI(this.#list, options)
   }
 
   toAnthropic(): ReturnType<typeof toAnthropic> {

@@ -1,3 +1,4 @@
+import { openAIStrictProblems } from './openai-strict-rules.js'
 import { type RecordedRequest, type ScriptStep, splitText, type WireProtocol } from './scripted-server.js'
 
 type Reply = Extract<ScriptStep, { type: 'reply' }>
@@ -80,6 +81,27 @@ export const openaiChatProtocol: WireProtocol = {
       code: null,
     },
   }),
+  refuse: (request: RecordedRequest) => strictRefusal(request),
+}
+
+// Like OpenAI, a tool sent with `strict: true` whose schema breaks strict mode's rules fails the request:
+// Chat Completions nest it as `{ type: 'function', function: { name, parameters, strict } }`, Responses
+// flatten it as `{ type: 'function', name, parameters, strict }`.
+function strictRefusal(request: RecordedRequest): string | undefined {
+  const tools: unknown[] = Array.isArray(request.body?.tools) ? request.body.tools : []
+  for (const tool of tools) {
+    if (typeof tool !== 'object' || tool === null) continue
+    const entry = tool as Record<string, unknown>
+    const declared = (
+      typeof entry.function === 'object' && entry.function !== null ? entry.function : entry
+    ) as Record<string, unknown>
+    if (declared.strict !== true) continue
+    const problems = openAIStrictProblems(declared.parameters)
+    if (problems.length > 0) {
+      return `Invalid schema for function '${String(declared.name)}': ${problems.join('; ')}`
+    }
+  }
+  return undefined
 }
 
 function usageOf(step: Reply): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
@@ -175,6 +197,7 @@ export const openaiResponsesProtocol: WireProtocol = {
     return events
   },
   error: openaiChatProtocol.error,
+  refuse: (request: RecordedRequest) => strictRefusal(request),
 }
 
 type ResponsesItem =

@@ -47,6 +47,8 @@ export interface WireProtocol {
   ): Array<{ event?: string; data: unknown } | { raw: string }>
   /** The provider's error body. */
   error(status: number, message: string): unknown
+  /** Why the provider would refuse this request with a 400 (its schema rules), if it would. */
+  refuse?(request: RecordedRequest): string | undefined
 }
 
 export interface ScriptedServer {
@@ -80,6 +82,11 @@ export async function startScriptedServer(options: {
       }
       const index = requests.length
       requests.push(request)
+      const refusal = protocol.refuse?.(request)
+      if (refusal !== undefined) {
+        sendJson(response, 400, protocol.error(400, refusal))
+        return
+      }
       const step = typeof script === 'function' ? script(request, index) : script[index]
       answer({ protocol, request, response, step })
     })
