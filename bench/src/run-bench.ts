@@ -331,11 +331,16 @@ async function main(): Promise<void> {
     .filter((spec) => spec.info.toolnexus && spec.error === undefined)
     .flatMap((self) => {
       const references = REFERENCES[self.info.protocol]
-      const ids = new Set<string>([references.floor, references.rawFloor, references.framework])
+      const ids = new Set<string>(
+        self.info.comparedWith ?? [references.floor, references.rawFloor, references.framework],
+      )
       const others = specs.filter(
         (other) => ids.has(other.info.id) && other.variant === self.variant && other.error === undefined,
       )
-      const floor = others.find((other) => other.info.id === references.floor)
+      const floor =
+        self.info.comparedWith === undefined
+          ? others.find((other) => other.info.id === references.floor)
+          : undefined
       return [
         ...others.map((other) => ({ self, other })),
         ...(floor === undefined ? [] : [{ self: floor, other: floor }]),

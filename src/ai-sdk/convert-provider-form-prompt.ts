@@ -1,6 +1,18 @@
-import type { SpecMessage, SpecMessagePart, SpecToolResultPart } from './language-model-spec.js'
+import type {
+  ProviderOptions,
+  SpecMessage,
+  SpecMessagePart,
+  SpecToolResultPart,
+} from './language-model-spec.js'
 
 type AssistantPart = Extract<SpecMessage, { role: 'assistant' }>['content'][number]
+
+/**
+ * The provider-metadata key that marks the calls and results `withToolkit` reported: the AI SDK hands
+ * a part's metadata back as its `providerOptions`, so the wrapper knows its own parts in a later prompt
+ * from those of a provider's own tools (web search and the like).
+ */
+export const TOOLNEXUS_MARK = 'toolnexus'
 type ToolPart = Extract<SpecMessage, { role: 'tool' }>['content'][number]
 
 /**
@@ -12,23 +24,20 @@ type ToolPart = Extract<SpecMessage, { role: 'tool' }>['content'][number]
  * left out: a provider refuses a call without its answer.
  *
  * @example
- * convertProviderFormPrompt([{ role: 'assistant', content: [call, result, { type: 'text', text: 'Done.' }] }], (name) => name === 'add')
+ * convertProviderFormPrompt([{ role: 'assistant', content: [call, result, { type: 'text', text: 'Done.' }] }])
  * // [{ role: 'assistant', content: [call] }, { role: 'tool', content: [result] }, { role: 'assistant', content: [text] }]
  */
-export function convertProviderFormPrompt(
-  prompt: readonly SpecMessage[],
-  isOwnTool: (name: string) => boolean,
-): SpecMessage[] {
+export function convertProviderFormPrompt(prompt: readonly SpecMessage[]): SpecMessage[] {
   const converted: SpecMessage[] = []
   for (let index = 0; index < prompt.length; index++) {
     const message = prompt[index] as SpecMessage
-    if (message.role !== 'assistant' || !message.content.some((part) => isOwnPart(part, isOwnTool))) {
+    if (message.role !== 'assistant' || !message.content.some((part) => isOwnPart(part))) {
       converted.push(message)
       continue
     }
     const answered = new Set<string>()
     for (const part of message.content) {
-      if (part.type === 'tool-result' && isOwnPart(part, isOwnTool)) answered.add(toolCallIdOf(part))
+      if (part.type === 'tool-result' && isOwnPart(part)) answered.add(toolCallIdOf(part))
     }
     let calls: AssistantPart[] = []
     let results: ToolPart[] = []
@@ -43,16 +52,16 @@ export function convertProviderFormPrompt(
       results = []
     }
     for (const part of message.content) {
-      if (part.type === 'tool-result' && isOwnPart(part, isOwnTool)) {
+      if (part.type === 'tool-result' && isOwnPart(part)) {
         results.push(toToolMessageResult(part as SpecToolResultPart))
         continue
       }
       // A part after the results starts the next turn of the loop.
       if (results.length > 0) flushTurn()
-      if (part.type === 'tool-call' && isOwnPart(part, isOwnTool)) {
+      if (part.type === 'tool-call' && isOwnPart(part)) {
         if (!answered.has(toolCallIdOf(part))) continue
         const { providerExecuted: _, ...call } = part as AssistantPart & { providerExecuted?: boolean }
-        calls.push(call)
+        calls.push(withoutMark(call))
         continue
       }
       calls.push(part)
@@ -71,12 +80,18 @@ export function convertProviderFormPrompt(
   return converted
 }
 
-function isOwnPart(part: SpecMessagePart, isOwnTool: (name: string) => boolean): boolean {
-  if (part.type === 'tool-call') {
-    const call = part as { providerExecuted?: boolean; toolName: string }
-    return call.providerExecuted === true && isOwnTool(call.toolName)
-  }
-  return part.type === 'tool-result' && isOwnTool((part as SpecToolResultPart).toolName)
+function isOwnPart(part: SpecMessagePart): boolean {
+  return (
+    (part.type === 'tool-call' || part.type === 'tool-result') &&
+    part.providerOptions?.[TOOLNEXUS_MARK] !== undefined
+  )
+}
+
+/** A part without the mark: the inner provider gets only what it sent. */
+function withoutMark<Part extends { providerOptions?: ProviderOptions }>(part: Part): Part {
+  const { [TOOLNEXUS_MARK]: _, ...options } = part.providerOptions ?? {}
+  const { providerOptions: __, ...rest } = part
+  return (Object.keys(options).length === 0 ? rest : { ...rest, providerOptions: options }) as Part
 }
 
 function toolCallIdOf(part: SpecMessagePart): string {
@@ -100,6 +115,7 @@ function toToolMessageResult(part: SpecToolResultPart): SpecToolResultPart {
     toolName: part.toolName,
     output: normalized,
   }
-  if (part.providerOptions !== undefined) result.providerOptions = part.providerOptions
-  return result
+  return withoutMark(
+    part.providerOptions === undefined ? result : { ...result, providerOptions: part.providerOptions },
+  )
 }

@@ -5,7 +5,7 @@ import { type LoopSettings, runLoop } from '../loop/run-loop.js'
 import type { ModelToolCall } from '../loop/transport.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { checkLanguageModel } from './ai-sdk-transport.js'
-import { convertProviderFormPrompt } from './convert-provider-form-prompt.js'
+import { convertProviderFormPrompt, TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import type {
   ProviderOptions,
   SpecContentPart,
@@ -62,9 +62,8 @@ export function withToolkit<Model extends LanguageModelObject>(
     provider: inner.provider,
     modelId: inner.modelId,
     doGenerate: (callOptions) =>
-      generate({ inner, toolkit, settings, callOptions: callOptions as CallerOptions }),
-    doStream: (callOptions) =>
-      stream({ inner, toolkit, settings, callOptions: callOptions as CallerOptions }),
+      generate(wrappedCall(inner, toolkit, settings, callOptions as CallerOptions)),
+    doStream: (callOptions) => stream(wrappedCall(inner, toolkit, settings, callOptions as CallerOptions)),
   }
   // The AI SDK asks which URLs the provider downloads itself; the wrapper answers as its model does.
   const supportedUrls = (inner as { supportedUrls?: unknown }).supportedUrls
@@ -128,11 +127,18 @@ interface WrappedCall {
   toolkit: Toolkit
   settings: LoopSettings<SpecMessage>
   callOptions: CallerOptions
+  /** The names of the caller's own tools: the loop leaves their calls to the AI SDK. */
+  external: ReadonlySet<string>
 }
 
-/** The names of the caller's own tools: the loop leaves their calls to the AI SDK. */
-function callerToolNames(callOptions: CallerOptions): Set<string> {
-  return new Set((callOptions.tools ?? []).map((tool) => tool.name))
+function wrappedCall(
+  inner: SpecLanguageModel,
+  toolkit: Toolkit,
+  settings: LoopSettings<SpecMessage>,
+  callOptions: CallerOptions,
+): WrappedCall {
+  const external = new Set((callOptions.tools ?? []).map((tool) => tool.name))
+  return { inner, toolkit, settings, callOptions, external }
 }
 
 function loopInput(
@@ -141,16 +147,14 @@ function loopInput(
   mode: 'generate' | 'stream',
   stop?: AbortSignal,
 ) {
-  const external = callerToolNames(call.callOptions)
-  const own = (name: string): boolean => !external.has(name) && call.toolkit.get(name) !== undefined
   return {
     transport,
     settings: call.settings,
     history: [],
-    prompt: convertProviderFormPrompt(call.callOptions.prompt, own),
+    prompt: convertProviderFormPrompt(call.callOptions.prompt),
     toolkit: call.toolkit,
     signal: call.callOptions.abortSignal,
-    externalTools: external,
+    externalTools: call.external,
     mode,
     ...(stop === undefined ? {} : { stop }),
   }
@@ -162,7 +166,7 @@ async function generate(call: WrappedCall): Promise<SpecGenerateResult> {
   let next = await events.next()
   while (next.done !== true) next = await events.next()
   const result = next.value
-  const external = callerToolNames(call.callOptions)
+  const { external } = call
   const content: SpecContentPart[] = []
   const records = result.toolCalls[Symbol.iterator]()
   for (const inner of transport.calls) {
@@ -204,8 +208,8 @@ async function stream(call: WrappedCall): Promise<SpecStreamResult> {
   const enqueue = (part: SpecStreamPart): void => {
     if (open) controller.enqueue(part)
   }
-  const external = callerToolNames(call.callOptions)
-  const own = (name: string): boolean => !external.has(name) && call.toolkit.get(name) !== undefined
+  // Every call the loop answered is the toolkit's to report, a name it does not know included.
+  const own = (name: string): boolean => !call.external.has(name)
   let started = false
   let streamedTurns = 0
   const callMetadata = new Map<string, ProviderOptions>()
@@ -338,6 +342,7 @@ function toolCallPart(
   if (ownTool) {
     part.providerExecuted = true
     part.dynamic = true
+    part.providerMetadata = { ...providerMetadata, [TOOLNEXUS_MARK]: {} }
   }
   return part
 }
@@ -356,6 +361,7 @@ function toolResultPart(record: {
     isError: record.isError,
     providerExecuted: true,
     dynamic: true,
+    providerMetadata: { [TOOLNEXUS_MARK]: {} },
   } as SpecContentPart
 }
 

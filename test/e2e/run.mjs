@@ -215,8 +215,10 @@ async function main() {
   await timed('build the library (npm run build)', () => run('npm', ['run', 'build'], { cwd: root }))
   // Re-pack toolnexus from the fresh dist: npm keeps an installed file: copy it thinks is current.
   await rm(join(app, 'node_modules', 'toolnexus'), { recursive: true, force: true })
-  await timed('install the example (npm install)', () =>
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app }),
+  // Naming the library again makes npm re-read its dependencies: with only the lockfile, a dependency the
+  // library gained since the lock was written would be missing from the example.
+  await timed('install the example (npm install ../..)', () =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '../..'], { cwd: app }),
   )
   await timed('next build', () =>
     run(process.execPath, [join(app, 'node_modules/next/dist/bin/next'), 'build'], {
@@ -341,6 +343,35 @@ async function main() {
         big.status === 413 && body.error.includes('limits.bodyBytes'),
         `a 5 MB body gets 413: ${big.status} ${JSON.stringify(body)}`,
       )
+    })
+
+    await timed('page: the plain AI SDK route (streamText over withToolkit)', async () => {
+      await page.getByRole('tab', { name: 'AI SDK' }).click()
+      await ask(page, 'What is 12 + 30, and what time is it in Asia/Tokyo?')
+      const sum = page.locator(
+        '[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]',
+      )
+      await sum.first().waitFor()
+      assert(
+        (await textOf(sum.first())).includes('The sum of 12 and 30 is 42.'),
+        'the toolkit ran inside streamText and its result is shown',
+      )
+      assert(
+        (await lastAssistantText(page)).includes('Here is what I found'),
+        'the answer renders after the provider-executed tools',
+      )
+      // The follow-up proves the provider-executed calls and results came back to the model in order.
+      await ask(page, 'Now double it')
+      const doubled = page
+        .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
+        .nth(1)
+      await doubled.waitFor()
+      const text = await textOf(doubled)
+      assert(
+        text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
+        `the earlier result came back to the model through the AI SDK's history: ${text}`,
+      )
+      await page.screenshot({ path: join(shots, '07-ai-sdk-route.png') })
     })
 
     await timed('http: headers and 400s', async () => {

@@ -378,15 +378,19 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     const target = (
       what: string,
       pair: [SpecResult | undefined, SpecResult | undefined],
-      limit: number,
+      limit: number | undefined,
     ): string[] => {
       const value = ratioOf(...pair)
       return [
         variant,
         what,
-        `≤ ${limit.toFixed(2)}×`,
+        limit === undefined ? '— (reported)' : `≤ ${limit.toFixed(2)}×`,
         `${ratio(value)} (CPU ${ratio(ratioOf(...pair, cpuTime))}; processes ${perProcess(...pair) || '—'})`,
-        verdict(value, limit),
+        limit === undefined
+          ? measured(pair[0]) && measured(pair[1])
+            ? 'reported'
+            : 'not measured'
+          : verdict(value, limit),
       ]
     }
     const toolnexus = find('toolnexus-ai-sdk', variant)
@@ -401,6 +405,16 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
         'toolnexus genai loop ÷ bare generateContent loop',
         [find('toolnexus-genai', variant), find('genai-generate-content', variant)],
         1.1,
+      ),
+      target(
+        'provider form in generateText ÷ toolnexus createClient',
+        [find('toolnexus-provider-form', variant), toolnexus],
+        1.05,
+      ),
+      target(
+        'provider form in generateText ÷ generateText with toolkit.toAISDK()',
+        [find('toolnexus-provider-form', variant), find('ai-sdk-generate-text-toolkit', variant)],
+        undefined,
       ),
     )
   }

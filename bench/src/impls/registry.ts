@@ -16,6 +16,11 @@ export interface ImplementationInfo {
   /** Whether this row is toolnexus itself. */
   toolnexus: boolean
   variants: readonly ToolVariant[]
+  /**
+   * The rows its targets compare it with, measured in shared processes; toolnexus rows without it are
+   * compared with their protocol's references.
+   */
+  comparedWith?: readonly string[]
 }
 
 const BOTH: readonly ToolVariant[] = ['native', 'mcp']
@@ -27,6 +32,23 @@ export const IMPLEMENTATIONS: readonly ImplementationInfo[] = [
     protocol: 'openai',
     floor: false,
     toolnexus: true,
+    variants: BOTH,
+  },
+  {
+    id: 'toolnexus-provider-form',
+    label: 'toolnexus provider form (generateText + withToolkit)',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: true,
+    variants: BOTH,
+    comparedWith: ['toolnexus-ai-sdk', 'ai-sdk-generate-text-toolkit'],
+  },
+  {
+    id: 'ai-sdk-generate-text-toolkit',
+    label: 'AI SDK generateText + toolkit.toAISDK()',
+    protocol: 'openai',
+    floor: false,
+    toolnexus: false,
     variants: BOTH,
   },
   {

@@ -7,6 +7,11 @@ import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } 
 const ROUTES = {
   node: { api: '/api/chat', label: 'Node', detail: 'MCP server · skill · native tools' },
   edge: { api: '/api/edge-chat', label: 'Edge', detail: 'native tools on the edge runtime' },
+  'ai-sdk': {
+    api: '/api/ai-sdk-chat',
+    label: 'AI SDK',
+    detail: 'plain streamText with the model wrapped by withToolkit',
+  },
 } as const
 type RouteKey = keyof typeof ROUTES
 /** How a route keeps the conversation: the server's store, or the browser with signed answers. */

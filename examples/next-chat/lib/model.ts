@@ -7,7 +7,8 @@ import type { LanguageModel } from 'ai'
 import { createScriptedModel } from './scripted-model'
 
 export interface ChosenModel {
-  model: LanguageModel
+  /** A model object (never an id string), so it can also be wrapped by `withToolkit`. */
+  model: Exclude<LanguageModel, string>
   /** What the page shows, e.g. "openai · gpt-5-mini". */
   label: string
 }
