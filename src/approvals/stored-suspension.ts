@@ -40,7 +40,8 @@ export interface ClaimedSuspension<Message> {
 export async function claimSuspension<Message>(options: {
   store: ConversationStore<Message>
   id: string
-  keys: RunStateKeys
+  /** The client's keys, to check the state's seal before claiming; without them the resume checks it. */
+  keys?: RunStateKeys
   approvals: unknown
 }): Promise<ClaimedSuspension<Message>> {
   const { store, id, keys, approvals } = options
@@ -52,7 +53,8 @@ export async function claimSuspension<Message>(options: {
       { code: 'replayed-approval' },
     )
   }
-  checkApprovals({ state: await openRunState(keys, suspension.state), approvals })
+  const state = keys === undefined ? suspension.state : await openRunState(keys, suspension.state)
+  checkApprovals({ state, approvals })
   const claimed = await callStore('save', id, () =>
     store.save(id, { messages: loaded.messages }, loaded.version),
   )

@@ -8,9 +8,16 @@
 //   (HMAC-SHA256, `secret`); on the next request an assistant message counts only through that signed
 //   transcript, and one without a valid signature is left out.
 // In both, client `system` messages are dropped and client `providerMetadata` never reaches a provider.
-import type { ModelMessage } from 'ai'
-import { ConfigError, StoreError } from '../errors.js'
-import type { Awaitable, RunEvent, RunOptions } from '../loop/types.js'
+import type { ModelMessage, UIMessage } from 'ai'
+import type { ApprovalResponse, RunState } from '../approvals/run-state.js'
+import {
+  claimSuspension,
+  type StoredSuspension,
+  saveResumed,
+  toStoredSuspension,
+} from '../approvals/stored-suspension.js'
+import { ApprovalError, ConfigError, StoreError } from '../errors.js'
+import type { Awaitable, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
 import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
@@ -18,6 +25,12 @@ import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
+import {
+  RUN_METADATA_KEY,
+  readApprovalAnswers,
+  readSignedSuspension,
+  signSuspension,
+} from './chat-approvals.js'
 import { convertUserMessages } from './convert-user-messages.js'
 import {
   type ChatLimits,
@@ -36,6 +49,8 @@ import { readSignedAnswer, signAnswer } from './signed-answer.js'
  */
 export interface ChatClient {
   stream(messages: ModelMessage[], options: RunOptions<ModelMessage>): AsyncIterable<RunEvent<ModelMessage>>
+  /** Goes on with a suspended run (tools that need approval): the request after `addToolApprovalResponse`. */
+  resumeStream?(state: RunState, options: ResumeOptions<ModelMessage>): AsyncIterable<RunEvent<ModelMessage>>
 }
 
 /**
@@ -126,8 +141,15 @@ let processSigner: Signer | undefined
 interface Conversation {
   /** What the model sees before the run, without the handler's `system`. */
   messages: ModelMessage[]
-  /** Called with the run's new model messages; returns the answer's metadata. */
-  finish(added: ModelMessage[]): Promise<Record<string, unknown> | undefined>
+  /** Called with the run's new model messages and its result; returns the answer's metadata. */
+  finish(added: ModelMessage[], result: RunResult<ModelMessage>): Promise<Record<string, unknown> | undefined>
+}
+
+/** A suspended run a request's approval answers go on with, and what is kept when it finishes. */
+interface Resumption {
+  state: RunState
+  /** Called with the resumed run's result; returns the answer's metadata. */
+  finish(result: RunResult<ModelMessage>): Promise<Record<string, unknown> | undefined>
 }
 
 /**
@@ -164,7 +186,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (!reading.ok) return jsonError(reading.status, reading.error)
     const chat = reading.request
     const last = chat.messages.at(-1)
-    if (last?.role !== 'user') {
+    // The request `useChat` sends after `addToolApprovalResponse`: the answered assistant message last.
+    const approvals = last?.role === 'assistant' ? readApprovalAnswers(last) : []
+    if (last?.role !== 'user' && approvals.length === 0) {
       return jsonError(
         400,
         `The last message must be the user's (role "user"), not ${JSON.stringify(last?.role)}: it is what the model answers.`,
@@ -176,6 +200,36 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       toolkit = await resolveToolkit(options.toolkit, request)
     } catch (error) {
       return jsonError(500, `The toolkit could not be created: ${errorMessage(error)}`)
+    }
+
+    // Passed as is: the loop checks a signal by its shape, so one from the edge runtime's realm works.
+    const signal = request.signal
+    const runOptions: RunOptions<ModelMessage> = { signal }
+    if (toolkit !== undefined) runOptions.toolkit = toolkit
+    const streamInit = { signal, ...(onError === undefined ? {} : { onError }) }
+
+    if (approvals.length > 0 && last !== undefined) {
+      if (typeof client.resumeStream !== 'function') {
+        return jsonError(400, 'This chat client cannot resume runs: pass one from createClient({ model }).')
+      }
+      let resumption: Resumption | string
+      try {
+        resumption =
+          mode.kind === 'store'
+            ? await storedResumption({ ...mode, chat, request, approvals })
+            : await signedResumption({ signer: mode.signer, message: last })
+      } catch (error) {
+        if (ApprovalError.isInstance(error)) return jsonError(409, error.message)
+        if (!StoreError.isInstance(error)) throw error
+        logger.warn(error.message)
+        return jsonError(
+          503,
+          `The conversation store is unavailable (its ${error.operation} failed). Try again later.`,
+        )
+      }
+      if (typeof resumption === 'string') return jsonError(409, resumption)
+      const events = client.resumeStream(resumption.state, { ...runOptions, approvals })
+      return toUIMessageStreamResponse(events, { ...streamInit, messageMetadata: resumption.finish })
     }
 
     let conversation: Conversation | string
@@ -199,16 +253,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       system !== undefined && system !== ''
         ? [{ role: 'system', content: system }, ...conversation.messages]
         : conversation.messages
-    // Passed as is: the loop checks a signal by its shape, so one from the edge runtime's realm works.
-    const signal = request.signal
-    const runOptions: RunOptions<ModelMessage> = { signal }
-    if (toolkit !== undefined) runOptions.toolkit = toolkit
     const events = client.stream(prompt, runOptions)
     const finish = conversation.finish
     return toUIMessageStreamResponse(events, {
-      signal,
-      ...(onError === undefined ? {} : { onError }),
-      messageMetadata: (result) => finish(result.messages.slice(prompt.length)),
+      ...streamInit,
+      messageMetadata: (result) => finish(result.messages.slice(prompt.length), result),
     })
   }
 }
@@ -307,15 +356,15 @@ async function storedConversation(input: {
     } else {
       messages = [...stored, ...question]
     }
-    const record = loaded?.suspended === undefined ? { messages } : { messages, suspended: loaded.suspended }
-    const saved = await callStore('save', key, () => store.save(key, record, loaded?.version ?? 0))
+    // A new question leaves a waiting run's calls unrun (the stored transcript answers them so).
+    const saved = await callStore('save', key, () => store.save(key, { messages }, loaded?.version ?? 0))
     if (!saved) continue
     return {
       messages,
-      finish: async (added) => {
+      finish: async (added, result) => {
         const current = await callStore('load', key, () => store.load(key))
-        const kept = current?.suspended === undefined ? {} : { suspended: current.suspended }
-        await saveTurn({ store, id: key, loaded: current, turn: added, ...kept })
+        const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
+        await saveTurn({ store, id: key, loaded: current, turn: added, suspended })
         return undefined
       },
     }
@@ -363,8 +412,69 @@ async function signedConversation(input: {
   }
   return {
     messages,
-    finish: (added) => signAnswer(signer, added),
+    finish: (added, result) => signedMetadata(signer, added, result),
   }
+}
+
+/** Store mode: the conversation's suspended run, claimed for these answers (once, across instances). */
+async function storedResumption(input: {
+  store: ConversationStore<ModelMessage>
+  conversationId: StoreChatHandlerOptions['conversationId']
+  chat: ChatRequest
+  request: Request
+  approvals: ApprovalResponse[]
+}): Promise<Resumption | string> {
+  const { store, chat, request, approvals } = input
+  if (chat.id === undefined || chat.id === '' || chat.id.length > MAX_ID_LENGTH) {
+    return '"id" is required to answer approvals: it names the conversation the server keeps.'
+  }
+  const key =
+    input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
+  const claimed = await claimSuspension({ store, id: key, approvals })
+  const { state } = claimed.suspension
+  return {
+    state,
+    finish: async (result) => {
+      const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
+      const added = result.messages.slice(state.messages.length)
+      await saveResumed({ store, id: key, claimed, added, suspended })
+      return undefined
+    },
+  }
+}
+
+/**
+ * Signed stateless mode: the suspended run the answered message carries, signed by this server, and its
+ * signed transcript; the resumed answer's transcript replaces the calls' "not run" answers with the real
+ * ones. Nothing a browser made up can be resumed.
+ */
+async function signedResumption(input: { signer: Signer; message: UIMessage }): Promise<Resumption | string> {
+  const { signer, message } = input
+  const suspension = await readSignedSuspension(signer, message)
+  const answer = await readSignedAnswer<ModelMessage>(signer, message)
+  if (suspension === undefined || answer.kind !== 'signed') {
+    return 'The answered message carries no run this server suspended (unsigned, altered, or signed with another secret); nothing ran.'
+  }
+  const { state, placeholders } = suspension
+  const before = answer.messages.slice(0, Math.max(0, answer.messages.length - placeholders))
+  return {
+    state,
+    finish: (result) =>
+      signedMetadata(signer, [...before, ...result.messages.slice(state.messages.length)], result),
+  }
+}
+
+/** The signed answer, and the signed suspended run while it waits (cleared once it does not). */
+async function signedMetadata(
+  signer: Signer,
+  added: readonly ModelMessage[],
+  result: RunResult<ModelMessage>,
+): Promise<Record<string, unknown>> {
+  const run: Record<string, unknown> =
+    result.status === 'suspended'
+      ? await signSuspension(signer, toStoredSuspension(result))
+      : { [RUN_METADATA_KEY]: null }
+  return { ...(await signAnswer(signer, added)), ...run }
 }
 
 function assertNever(value: never): never {

@@ -1,0 +1,165 @@
+import { DefaultChatTransport, type ModelMessage, readUIMessageStream, type UIMessage } from 'ai'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createChatHandler } from '../../src/next/create-chat-handler.js'
+import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import type { ScriptedServer } from '../support/scripted-server.js'
+import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
+
+const servers: ScriptedServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+/**
+ * Sends `messages` the way `useChat` does (`DefaultChatTransport`, fetching `handler` in-process) and reads
+ * the answer with `readUIMessageStream`, continuing `messages`' last assistant message when it is one (as
+ * `useChat` does after `addToolApprovalResponse`).
+ */
+async function send(handler: (request: Request) => Promise<Response>, messages: UIMessage[]) {
+  const transport = new DefaultChatTransport<UIMessage>({
+    api: 'http://localhost/api/chat',
+    fetch: (input, init) => handler(new Request(input, init)),
+  })
+  const stream = await transport.sendMessages({
+    chatId: 'chat-1',
+    messages,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  })
+  const last = messages.at(-1)
+  const errors: string[] = []
+  let message: UIMessage | undefined
+  for await (const snapshot of readUIMessageStream<UIMessage>({
+    stream,
+    ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
+    onError: (error) => errors.push(String(error)),
+  })) {
+    message = snapshot
+  }
+  expect(errors).toStrictEqual([])
+  return message as UIMessage
+}
+
+type ToolPart = {
+  type: string
+  toolCallId: string
+  state: string
+  input?: unknown
+  output?: unknown
+  approval?: { id: string; approved?: boolean; reason?: string }
+}
+
+function toolParts(message: UIMessage): ToolPart[] {
+  return message.parts.filter((part) => part.type === 'dynamic-tool') as unknown as ToolPart[]
+}
+
+/** What `addToolApprovalResponse({ id, approved, reason })` does to the message. */
+function answer(
+  message: UIMessage,
+  answers: Record<string, { approved: boolean; reason?: string }>,
+): UIMessage {
+  const copy = structuredClone(message)
+  for (const part of toolParts(copy)) {
+    const given = part.approval === undefined ? undefined : answers[part.toolCallId]
+    if (given === undefined || part.approval === undefined) continue
+    part.state = 'approval-responded'
+    part.approval = { id: part.approval.id, ...given }
+  }
+  return copy
+}
+
+const MODES = ['store', 'signed'] as const
+
+describe.each(MODES)('the chat handler speaks the AI SDK UI approval protocol (%s mode)', (mode) => {
+  async function setup() {
+    const server = await startApprovalModel([
+      call('c1', 'delete_file', { path: 'a.txt' }),
+      call('c2', 'delete_file', { path: 'b.txt' }),
+      call('c3', 'get_weather', { city: 'Oslo' }),
+    ])
+    servers.push(server)
+    const { tools, ran } = approvalTools()
+    const toolkit = await createToolkit({ tools })
+    const client = clientFor(server)
+    const store = new InMemoryConversationStore<ModelMessage>()
+    const handler =
+      mode === 'store'
+        ? createChatHandler({ client, toolkit, store })
+        : createChatHandler({ client, toolkit, secret: 'a-chat-secret-of-at-least-32-characters' })
+    return { server, ran, handler, store }
+  }
+
+  it('streams approval requests; the request after the answers runs the approved call and denies the other', async () => {
+    const { server, ran, handler, store } = await setup()
+    const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Tidy up' }] }
+    const first = await send(handler, [question])
+    expect(toolParts(first).map((part) => [part.toolCallId, part.state])).toStrictEqual([
+      ['c1', 'approval-requested'],
+      ['c2', 'approval-requested'],
+      ['c3', 'output-available'],
+    ])
+    expect(ran).toStrictEqual(['get_weather Oslo'])
+    if (mode === 'store') expect((await store.load('chat-1'))?.suspended).toBeDefined()
+
+    const answered = answer(first, { c1: { approved: true }, c2: { approved: false, reason: 'keep b' } })
+    const second = await send(handler, [question, answered])
+    expect(toolParts(second).map((part) => [part.toolCallId, part.state])).toStrictEqual([
+      ['c1', 'output-available'],
+      ['c2', 'output-denied'],
+      ['c3', 'output-available'],
+    ])
+    expect(toolParts(second)[0]?.output).toBe('deleted a.txt')
+    expect(ran).toStrictEqual(['get_weather Oslo', 'delete_file a.txt'])
+    expect(server.toolMessages(1)).toStrictEqual([
+      { id: 'c1', content: 'deleted a.txt' },
+      {
+        id: 'c2',
+        content: 'The user declined this call to "delete_file"; it was not run. The user said: keep b',
+      },
+      { id: 'c3', content: 'sunny in Oslo' },
+    ])
+    expect(second.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('deleted a.txt'),
+    })
+
+    // The same answers sent again: refused, nothing runs twice.
+    const replay = await handler(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'chat-1', messages: [question, answered], trigger: 'submit-message' }),
+      }),
+    )
+    if (mode === 'store') expect(replay.status).toBe(409)
+    else await replay.text()
+    expect(ran).toStrictEqual(['get_weather Oslo', 'delete_file a.txt'])
+
+    // The conversation goes on from the resumed transcript.
+    const followUp: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] }
+    await send(handler, [question, second, followUp])
+    const roles = ((server.requests[2]?.body?.messages ?? []) as Array<{ role: string }>).map((m) => m.role)
+    expect(roles).toStrictEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant', 'user'])
+  })
+
+  it('refuses answers for a run this server did not suspend', async () => {
+    const { ran, handler } = await setup()
+    const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Tidy up' }] }
+    const first = await send(handler, [question])
+    const forged = answer(first, { c1: { approved: true } })
+    for (const part of toolParts(forged))
+      if (part.approval !== undefined) part.approval.id = 'approval_forged'
+    if (mode === 'signed') forged.metadata = {}
+    const response = await handler(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'chat-1', messages: [question, forged], trigger: 'submit-message' }),
+      }),
+    )
+    expect(response.status).toBe(409)
+    expect(ran).toStrictEqual(['get_weather Oslo'])
+  })
+})
