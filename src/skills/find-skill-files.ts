@@ -45,7 +45,9 @@ export async function findSkillFiles(
   const locations: SkillLocation[] = []
   const skillDirectories = new Set<string>()
 
-  async function walk(directory: string, real: string): Promise<void> {
+  // `root` is the real path of the root being searched; `outside` is true in a folder a link led to from
+  // inside it, which is looked at for its own SKILL.md but not searched further.
+  async function walk(directory: string, real: string, root: string, outside: boolean): Promise<void> {
     if (visited.has(real)) return
     visited.add(real)
     let entries: Dirent[]
@@ -62,13 +64,16 @@ export async function findSkillFiles(
       if (entry.name === SKILL_FILE_NAME && kind === 'file') {
         locations.push({ file: entryPath, directory })
         skillDirectories.add(real)
-      } else if (kind === 'folder' && !SKIPPED_FOLDERS.has(entry.name)) {
+      } else if (kind === 'folder' && !SKIPPED_FOLDERS.has(entry.name) && !outside) {
         subfolders.push(entryPath)
       }
     }
     for (const subfolder of subfolders) {
       const subfolderReal = await realPathOf(subfolder)
-      if (subfolderReal !== undefined) await walk(subfolder, subfolderReal)
+      if (subfolderReal === undefined || isSystemFolder(subfolderReal)) continue
+      // A link that leaves the root may bring in one skill (a skill folder linked in), but the tree it
+      // points into (a home folder, the whole disk) is not searched.
+      await walk(subfolder, subfolderReal, root, !isInside(subfolderReal, root))
     }
   }
 
@@ -88,7 +93,7 @@ export async function findSkillFiles(
       continue
     }
     const real = await realPathOf(directory)
-    if (real !== undefined) await walk(directory, real)
+    if (real !== undefined) await walk(directory, real, real, false)
   }
   return { locations, skillDirectories }
 }
@@ -108,6 +113,26 @@ export async function kindOf(entry: Dirent, entryPath: string): Promise<'file' |
 }
 
 /** The real path, or `undefined` when it cannot be resolved (a link broken since it was listed). */
+/**
+ * True when `real` (a real path) is `root` or inside it.
+ *
+ * @example
+ * isInside('/skills/a/b', '/skills') // true
+ * isInside('/proc/self', '/skills')  // false
+ */
+export function isInside(real: string | undefined, root: string): boolean {
+  if (real === undefined) return false
+  if (real === root) return true
+  return real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`)
+}
+
+// Kernel and device trees hold no skills, and reading them can hang or never end.
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev']
+
+function isSystemFolder(real: string): boolean {
+  return path.sep === '/' && SYSTEM_FOLDERS.some((folder) => isInside(real, folder))
+}
+
 export async function realPathOf(entryPath: string): Promise<string | undefined> {
   try {
     return await realpath(entryPath)

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { byName, kindOf, realPathOf, SKILL_FILE_NAME, SKIPPED_FOLDERS } from './find-skill-files.js'
+import { byName, isInside, kindOf, realPathOf, SKILL_FILE_NAME, SKIPPED_FOLDERS } from './find-skill-files.js'
 
 /** How many files a skill's block lists. */
 export const MAX_LISTED_FILES = 10
@@ -46,7 +46,14 @@ export async function listSkillFiles(
         if (files.length === limit) break
       } else if (kind === 'folder' && !SKIPPED_FOLDERS.has(entry.name)) {
         const real = await realPathOf(entryPath)
-        if (real === undefined || visited.has(real) || options.skillDirectories.has(real)) continue
+        // A link leaving the skill's folder is not followed.
+        if (
+          real === undefined ||
+          !isInside(real, root) ||
+          visited.has(real) ||
+          options.skillDirectories.has(real)
+        )
+          continue
         visited.add(real)
         queue.push(entryPath)
       }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import type { Logger } from '../shared/logger.js'
 import { errorCode, findSkillFiles, type SkillLocation } from './find-skill-files.js'
 import { listSkillFiles } from './list-skill-files.js'
@@ -62,11 +62,35 @@ export async function loadSkills(roots: string[], options: { logger: Logger }): 
   }
 }
 
+/** The largest `SKILL.md` read, in bytes; a larger one is skipped with a warning naming this limit. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024
+const READ_CHUNK_BYTES = 64 * 1024
+
 async function readSkillFile(location: SkillLocation): Promise<ParsedSkillFile> {
+  let file: FileHandle | undefined
   try {
-    return parseSkillFile(await readFile(location.file, 'utf8'))
+    // Never more than the limit (and one byte to tell) is read, whatever the file's size claims.
+    file = await open(location.file, 'r')
+    const chunks: Buffer[] = []
+    let length = 0
+    while (length <= MAX_SKILL_FILE_BYTES) {
+      const chunk = Buffer.alloc(Math.min(READ_CHUNK_BYTES, MAX_SKILL_FILE_BYTES + 1 - length))
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, length)
+      if (bytesRead === 0) break
+      chunks.push(chunk.subarray(0, bytesRead))
+      length += bytesRead
+    }
+    if (length > MAX_SKILL_FILE_BYTES) {
+      return {
+        kind: 'skipped',
+        reason: `the file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB, the limit for a SKILL.md`,
+      }
+    }
+    return parseSkillFile(Buffer.concat(chunks, length).toString('utf8'))
   } catch (error) {
     return { kind: 'skipped', reason: `the file cannot be read (${errorCode(error)})` }
+  } finally {
+    await file?.close().catch(() => undefined)
   }
 }
 

@@ -34,7 +34,8 @@ const MAX_ECHOED_NAME = 100
  */
 export function formatSkillContent(skill: Skill): string {
   return [
-    `<skill_content name="${skill.name}">`,
+    // Escaped as an attribute value: a name holding `">` cannot close the tag and write its own.
+    `<skill_content name="${escapeAttribute(skill.name)}">`,
     `# Skill: ${skill.name}`,
     '',
     skill.body,
@@ -116,4 +117,12 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
 
 function sortByName(skills: readonly Skill[]): Skill[] {
   return [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+}
+
+function escapeAttribute(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
 }
