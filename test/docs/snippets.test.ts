@@ -101,6 +101,8 @@ describe('documentation snippets', () => {
         paths: {
           toolnexus: ['src/index.ts'],
           'toolnexus/next': ['src/next/index.ts'],
+          'toolnexus/redis': ['src/redis/index.ts'],
+          'toolnexus/postgres': ['src/postgres/index.ts'],
         },
       },
     )
