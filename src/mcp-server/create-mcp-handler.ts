@@ -44,8 +44,10 @@ const DEFAULT_SESSION_IDLE_MS = 15 * 60_000
 /**
  * Serves a toolkit as an MCP server over streamable HTTP, as a fetch handler: every tool with its schema
  * and annotations, each call through the toolkit (validation, timeout, output cap), error results as
- * `isError`. Built on the MCP SDK's `Server` and its web-standard streamable HTTP transport, so it runs
- * on Node, Next.js (both runtimes), Bun, Deno and Workers.
+ * `isError`. A call that needs approval (`needsApproval`, the toolkit's `approval` policy) is asked of
+ * the client's user through elicitation, in a stateful session with a client that supports it; otherwise
+ * it is refused with an error result and not run. Built on the MCP SDK's `Server` and its web-standard
+ * streamable HTTP transport, so it runs on Node, Next.js (both runtimes), Bun, Deno and Workers.
  *
  * @example
  * // app/api/mcp/route.ts
@@ -86,7 +88,7 @@ function statelessHandler(toolkit: Toolkit, options: McpServeOptions): McpHandle
       })
     }
     // A server and transport per request: nothing is shared between requests, nothing outlives one.
-    const server = createToolkitMcpServer(toolkit, options)
+    const server = createToolkitMcpServer(toolkit, { ...options, canAsk: false })
     // No session id generator: the SDK's stateless mode.
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     await server.connect(transport)
@@ -133,7 +135,7 @@ function statefulHandler(
         if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry
       if (oldest !== undefined) close(...oldest)
     }
-    const server = createToolkitMcpServer(toolkit, options)
+    const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true })
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) => {

@@ -8,7 +8,9 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import { capText } from '../shared/cap-text.js'
 import { isRecord } from '../shared/is-record.js'
+import { errorResult, toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { VERSION } from '../version.js'
@@ -31,17 +33,25 @@ export interface McpServeOptions {
 type ListedTool = ListToolsResult['tools'][number]
 type ContentBlock = CallToolResult['content'][number]
 
+// The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
+const MAX_QUESTION_ARGS_CHARS = 2000
+
 /**
  * One MCP server (the SDK's `Server`) over a toolkit: `tools/list` lists every tool with its schema and
  * annotations, `tools/call` runs it through `toolkit.execute` (validation, timeout, caps) and answers with
  * its output, images and audio, and `isError` when it failed. An unknown tool is a JSON-RPC error, as the
- * protocol asks.
+ * protocol asks. A call that needs approval is asked of the client's user through elicitation when the
+ * client supports it and `canAsk` (a stateless server cannot: nothing carries the answer back); otherwise
+ * it is refused with an error result.
  *
  * @example
- * const server = createToolkitMcpServer(toolkit, {})
+ * const server = createToolkitMcpServer(toolkit, { canAsk: true })
  * await server.connect(transport)
  */
-export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOptions): Server {
+export function createToolkitMcpServer(
+  toolkit: Toolkit,
+  options: McpServeOptions & { canAsk: boolean },
+): Server {
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
@@ -57,11 +67,59 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     if (toolkit.get(name) === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}".`)
     }
-    const context: ToolContext = { toolCallId: String(extra.requestId), signal: extra.signal }
-    const result = await toolkit.execute(name, isRecord(given) ? given : {}, context)
-    return callToolResult(result)
+    const args = isRecord(given) ? given : {}
+    const toolCallId = String(extra.requestId)
+    if (await toolkit.needsApproval(name, args, toolCallId)) {
+      const refusal = await askApproval({ server, name, args, canAsk: options.canAsk, signal: extra.signal })
+      if (refusal !== undefined) return callToolResult(errorResult(refusal))
+    }
+    const context: ToolContext = { toolCallId, signal: extra.signal }
+    return callToolResult(await toolkit.execute(name, args, context))
   })
   return server
+}
+
+/**
+ * Asks the client's user whether the call may run (a form with one yes/no field). `undefined` when
+ * approved, else why not, as the text of the error result.
+ */
+async function askApproval(options: {
+  server: Server
+  name: string
+  args: Record<string, unknown>
+  canAsk: boolean
+  signal: AbortSignal
+}): Promise<string | undefined> {
+  const { server, name, args, canAsk, signal } = options
+  const elicitation = server.getClientCapabilities()?.elicitation
+  // `elicitation: {}` is form mode; a client that lists modes must list `form`.
+  const asksForms = isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)
+  if (!canAsk || !asksForms) {
+    return `Tool "${name}" needs a person's approval before it runs, and this MCP ${canAsk ? 'client cannot ask for it (it does not support elicitation)' : 'server is stateless, so it cannot ask for it'}. The call was not run.`
+  }
+  let answer: Awaited<ReturnType<Server['elicitInput']>>
+  try {
+    answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: `Allow the tool "${name}" to run with these arguments?\n${capText(toJsonText(args), MAX_QUESTION_ARGS_CHARS)}`,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            approve: { type: 'boolean', title: 'Approve', description: `Run "${name}" now.` },
+          },
+          required: ['approve'],
+        },
+      },
+      { signal },
+    )
+  } catch (error) {
+    return `Tool "${name}" needs a person's approval, and asking for it failed (${error instanceof Error ? error.message : 'no answer'}). The call was not run.`
+  }
+  if (answer.action === 'accept' && answer.content?.approve === true) return undefined
+  const how =
+    answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled'
+  return `The call of tool "${name}" was ${how} by the user. It was not run.`
 }
 
 function listedTool(tool: Tool): ListedTool {

@@ -25,7 +25,7 @@ export async function serveStdio(toolkit: Toolkit, options: McpServeOptions = {}
   }
   // Loaded here: the stdio transport needs Node's process streams, which the HTTP handler must not.
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
-  const server = createToolkitMcpServer(toolkit, options)
+  const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true })
   await server.connect(new StdioServerTransport())
   return { close: () => server.close() }
 }

@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, type ElicitResult, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
 import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
+import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { type FetchServer, serveFetch } from './serve-fetch.js'
 import { RED_PIXEL, servedToolkit, TRIP_SCHEMA } from './served-toolkit.js'
@@ -260,5 +261,98 @@ describe('createMcpHandler', () => {
     expect(() => createMcpHandler(toolkit, { sessions: 'sometimes' as never })).toThrow(ConfigError)
     expect(() => createMcpHandler(toolkit, { maxSessions: 0 })).toThrow(ConfigError)
     expect(() => createMcpHandler(toolkit, { allowedHosts: [''] })).toThrow(ConfigError)
+  })
+})
+
+describe('approvals over MCP', () => {
+  async function approvalServer(options: McpHandlerOptions = {}): Promise<{ url: string; ran: string[] }> {
+    const ran: string[] = []
+    const toolkit = await createToolkit({
+      logger: { warn: () => {} },
+      tools: [
+        defineTool({
+          name: 'delete_file',
+          description: 'Deletes a file.',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+          needsApproval: true,
+          execute: ({ path }) => {
+            ran.push(String(path))
+            return `Deleted ${String(path)}.`
+          },
+        }),
+      ],
+    })
+    closers.push(() => toolkit.close())
+    const server = await serveFetch(createMcpHandler(toolkit, options))
+    closers.push(() => server.close())
+    return { url: server.url, ran }
+  }
+
+  async function clientAnswering(
+    url: string,
+    answers: ElicitResult[] | undefined,
+  ): Promise<{ client: Client; questions: string[] }> {
+    const questions: string[] = []
+    const client = new Client(
+      { name: 'approving-client', version: '1.0.0' },
+      answers === undefined ? {} : { capabilities: { elicitation: {} } },
+    )
+    if (answers !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        questions.push(request.params.message)
+        return answers.shift() ?? { action: 'cancel' }
+      })
+    }
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)))
+    closers.push(() => client.close())
+    return { client, questions }
+  }
+
+  it('asks the user through elicitation: an approval runs the call, a decline or a "no" does not', async () => {
+    const { url, ran } = await approvalServer()
+    const { client, questions } = await clientAnswering(url, [
+      { action: 'accept', content: { approve: true } },
+      { action: 'decline' },
+      { action: 'accept', content: { approve: false } },
+    ])
+
+    expect(await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } })).toStrictEqual({
+      content: [{ type: 'text', text: 'Deleted /tmp/a.' }],
+    })
+    expect(await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/b' } })).toStrictEqual({
+      content: [
+        { type: 'text', text: 'The call of tool "delete_file" was declined by the user. It was not run.' },
+      ],
+      isError: true,
+    })
+    const refused = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/c' } })
+    expect(refused.isError).toBe(true)
+    expect(ran).toStrictEqual(['/tmp/a'])
+    expect(questions[0]).toBe('Allow the tool "delete_file" to run with these arguments?\n{"path":"/tmp/a"}')
+    expect(questions).toHaveLength(3)
+  })
+
+  it('refuses the call when the client cannot ask (no elicitation capability)', async () => {
+    const { url, ran } = await approvalServer()
+    const { client } = await clientAnswering(url, undefined)
+
+    const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } })
+
+    expect(result.isError).toBe(true)
+    expect(JSON.stringify(result.content)).toContain('does not support elicitation')
+    expect(ran).toStrictEqual([])
+  })
+
+  it('refuses the call on a stateless server, which has no way to receive an answer', async () => {
+    const { url, ran } = await approvalServer({ sessions: 'stateless' })
+    const { client, questions } = await clientAnswering(url, [
+      { action: 'accept', content: { approve: true } },
+    ])
+
+    const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } })
+
+    expect(result.isError).toBe(true)
+    expect(JSON.stringify(result.content)).toContain('stateless')
+    expect([ran, questions]).toStrictEqual([[], []])
   })
 })
