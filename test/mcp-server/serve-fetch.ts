@@ -9,13 +9,16 @@ export interface FetchServer {
 }
 
 /**
- * Serves `handler` on 127.0.0.1, port 0: each request becomes a `Request`, each `Response` (streamed
+ * Serves `handler` on 127.0.0.1 (port 0 unless given): each request becomes a `Request`, each `Response` (streamed
  * bodies included, for SSE) goes back as it comes.
  *
  * @example
  * const server = await serveFetch(createMcpHandler(toolkit))
  */
-export async function serveFetch(handler: (request: Request) => Promise<Response>): Promise<FetchServer> {
+export async function serveFetch(
+  handler: (request: Request) => Promise<Response>,
+  port = 0,
+): Promise<FetchServer> {
   const sockets = new Set<Socket>()
   const server = createServer((incoming, outgoing) => {
     answer(handler, incoming, outgoing).catch((error: unknown) => {
@@ -27,10 +30,10 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const address = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The server scenarios of @modelcontextprotocol/conformance that apply to a toolkit served over MCP, run
+# against createMcpHandler (test/mcp-server/conformance-server.ts) on a loopback port. The suite's CLI
+# needs Node 22 (scripts/node22.sh). docs/mcp-server.md lists every scenario and why the others do not apply.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+node22="$(bash scripts/node22.sh)"
+scenarios=(
+  server-initialize ping tools-list tools-call-simple-text tools-call-image tools-call-audio tools-call-error
+  json-schema-2020-12 server-sse-multiple-streams dns-rebinding-protection
+)
+work="$(mktemp -d)"
+node --import tsx test/mcp-server/conformance-server.ts >"$work/url" 2>"$work/server.log" &
+server=$!
+cleanup() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+  [ -s "$work/url" ] && break
+  kill -0 "$server" 2>/dev/null || { cat "$work/server.log"; exit 1; }
+  sleep 0.2
+done
+url="$(head -n 1 "$work/url")"
+[ -n "$url" ] || { echo "the conformance server printed no URL" >&2; cat "$work/server.log"; exit 1; }
+failed=0
+for scenario in "${scenarios[@]}"; do
+  # Results go to the work folder, not the repository.
+  if ! (cd "$work" && "$node22" "$root/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
+    --url "$url" --scenario "$scenario" >"$work/$scenario.txt" 2>&1); then
+    failed=1
+    cat "$work/$scenario.txt"
+  fi
+  printf "%-30s %s\n" "$scenario" "$(grep -E "^Passed:" "$work/$scenario.txt" || echo "no result")"
+done
+exit "$failed"

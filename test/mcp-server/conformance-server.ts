@@ -1,0 +1,74 @@
+// The server the MCP conformance suite's server scenarios run against: a toolkit with the tools those
+// scenarios call, served by createMcpHandler on 127.0.0.1 (port from PORT, else any). Prints its URL.
+import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
+import { defineTool } from '../../src/tool/define-tool.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { serveFetch } from './serve-fetch.js'
+import { RED_PIXEL } from './served-toolkit.js'
+
+// A tiny valid WAV: a RIFF header and no samples.
+const SILENT_WAV = Buffer.from(
+  'RIFF$\u0000\u0000\u0000WAVEfmt \u0010\u0000\u0000\u0000\u0001\u0000\u0001\u0000\u0040\u001f\u0000\u0000\u0080\u003e\u0000\u0000\u0002\u0000\u0010\u0000data\u0000\u0000\u0000\u0000',
+  'latin1',
+).toString('base64')
+
+const toolkit = await createToolkit({
+  tools: [
+    defineTool({
+      name: 'test_simple_text',
+      description: 'Returns simple text.',
+      execute: () => 'This is a simple text response for testing.',
+    }),
+    defineTool({
+      name: 'test_image_content',
+      description: 'Returns an image.',
+      execute: () => ({
+        output: '',
+        isError: false,
+        media: [{ type: 'image', mediaType: 'image/png', data: RED_PIXEL }],
+      }),
+    }),
+    defineTool({
+      name: 'test_audio_content',
+      description: 'Returns audio.',
+      execute: () => ({
+        output: '',
+        isError: false,
+        media: [{ type: 'audio', mediaType: 'audio/wav', data: SILENT_WAV }],
+      }),
+    }),
+    defineTool({
+      name: 'test_error_handling',
+      description: 'Always fails.',
+      execute: () => {
+        throw new Error('This tool intentionally returns an error for testing')
+      },
+    }),
+    defineTool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      execute: (args) => JSON.stringify(args),
+    }),
+  ],
+})
+
+const handler = createMcpHandler(toolkit, { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] })
+const server = await serveFetch(handler, Number(process.env.PORT ?? 0))
+process.stdout.write(`${server.url}/mcp\n`)
+const stop = (): void => {
+  server
+    .close()
+    .then(() => toolkit.close())
+    .then(() => process.exit(0))
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)
