@@ -4,9 +4,11 @@ import type { ApprovalResponse } from '../../src/approvals/run-state.js'
 import { ApprovalError } from '../../src/errors.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
+import { createPostgresStore } from '../../src/stores/postgres-store.js'
 import { createRedisStore } from '../../src/stores/redis-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { findRedisServer, requireBinary } from '../support/database-binaries.js'
+import { findPostgresBin, findRedisServer, requireBinary } from '../support/database-binaries.js'
+import { type PostgresServer, startPostgresServer } from '../support/postgres-server.js'
 import { type RedisServer, startRedisServer } from '../support/redis-server.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
@@ -158,6 +160,24 @@ describe.runIf(available)('with a real Redis', () => {
   describeAskResume('Redis store', () => {
     const store = createRedisStore({ url: (redis as RedisServer).url })
     redisStores.push(store)
+    return store
+  })
+})
+
+const havePostgres = requireBinary(findPostgresBin(), 'the Postgres approval tests')
+let postgres: PostgresServer | undefined
+const postgresStores: Array<ReturnType<typeof createPostgresStore>> = []
+describe.runIf(havePostgres)('with a real Postgres', () => {
+  beforeAll(async () => {
+    postgres = await startPostgresServer()
+  })
+  afterAll(async () => {
+    await Promise.all(postgresStores.map((store) => store.close()))
+    await postgres?.stop()
+  })
+  describeAskResume('Postgres store', () => {
+    const store = createPostgresStore({ connectionString: (postgres as PostgresServer).connectionString })
+    postgresStores.push(store)
     return store
   })
 })
