@@ -7,8 +7,9 @@
 // the signed stateless mode (the browser keeps it, the server signs its answers).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
@@ -420,6 +421,7 @@ async function main() {
   }
   const signedPort = await freePort()
   await timed('signed stateless mode: restart with CHAT_MODE=signed', () => signedModePass(signedPort))
+  await timed('store mode over Redis: two instances, the follow-up on the other one', () => redisPass())
   const total = (Date.now() - started) / 1000
   for (const [label, seconds] of timings) log(`${seconds.toFixed(1).padStart(6)} s  ${label}`)
   log(`passed in ${total.toFixed(1)} s; screenshots in test/e2e/screenshots/`)
@@ -454,6 +456,100 @@ async function signedModePass(port) {
     await browser?.close()
     await stopServer(server)
     await writeFile(join(shots, 'server-signed.log'), output.join(''))
+  }
+}
+
+/** redis-server on a free loopback port, no persistence; resolves once it accepts connections. */
+async function startRedis() {
+  const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path))
+  if (binary === undefined) {
+    if (process.env.CI) throw new Error('redis-server is missing: apt-get install -y redis-server')
+    return undefined
+  }
+  const port = await freePort()
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-redis-'))
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000)
+    child.stdout.on('data', (data) => {
+      output += data.toString()
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)))
+  })
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * The store mode as N instances run it: two servers over one Redis. The page talks to the first; its
+ * follow-up is sent to the second, which knows the conversation only through Redis.
+ */
+async function redisPass() {
+  const redis = await startRedis()
+  if (redis === undefined) {
+    log('SKIPPED: no redis-server on this machine (apt-get install -y redis-server); CI requires it')
+    return
+  }
+  const env = { REDIS_URL: redis.url }
+  const first = await startServer(await freePort(), env)
+  let second
+  let browser
+  try {
+    second = await startServer(await freePort(), env)
+    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1200 } })
+    const pageErrors = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    await page.goto(first.url)
+    await page.getByText('What is 12 + 30?').waitFor()
+    const messages = page.locator('section.messages')
+    assert(
+      (await messages.getAttribute('data-mode')) === 'store' &&
+        (await messages.getAttribute('data-store')) === 'redis',
+      'the Node route keeps conversations in Redis',
+    )
+    await ask(page, 'What is 12 + 30?')
+    // From here on the chat route is served by the other instance.
+    await page.route('**/api/chat', (route) => route.continue({ url: `${second.url}/api/chat` }))
+    await ask(page, 'Now double it')
+    const doubled = page
+      .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
+      .nth(1)
+    await doubled.waitFor()
+    const text = await textOf(doubled)
+    assert(
+      text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
+      `the second instance continued the first one's conversation from Redis: ${text}`,
+    )
+    await page.screenshot({ path: join(shots, '08-redis-two-instances.png') })
+    assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
+  } catch (error) {
+    console.error(first.output.join(''), second?.output.join('') ?? '')
+    throw error
+  } finally {
+    await browser?.close()
+    await stopServer(first.server)
+    if (second !== undefined) await stopServer(second.server)
+    await redis.stop()
+    await writeFile(join(shots, 'server-redis.log'), [...first.output, ...(second?.output ?? [])].join(''))
   }
 }
 

@@ -28,7 +28,8 @@ const SUGGESTIONS = [
   'Load the hello-world skill',
 ]
 
-export function Chat({ modelLabel, nodeMode }: { modelLabel: string; nodeMode: ChatMode }) {
+export function Chat(props: { modelLabel: string; nodeMode: ChatMode; nodeStore: 'redis' | 'memory' }) {
+  const { modelLabel, nodeMode, nodeStore } = props
   const [route, setRoute] = useState<RouteKey>('node')
   // The edge route always runs signed: an edge isolate keeps nothing between requests.
   const mode: ChatMode = route === 'node' ? nodeMode : 'signed'
@@ -64,12 +65,13 @@ export function Chat({ modelLabel, nodeMode }: { modelLabel: string; nodeMode: C
         </div>
       </header>
       {/* One conversation per route; the key keeps each one's state apart. */}
-      <Conversation key={route} route={route} mode={mode} />
+      <Conversation key={route} route={route} mode={mode} store={nodeStore} />
     </main>
   )
 }
 
-function Conversation({ route, mode }: { route: RouteKey; mode: ChatMode }) {
+function Conversation(props: { route: RouteKey; mode: ChatMode; store: 'redis' | 'memory' }) {
+  const { route, mode, store } = props
   const { api, detail } = ROUTES[route]
   const transport = useMemo(
     () =>
@@ -112,6 +114,7 @@ function Conversation({ route, mode }: { route: RouteKey; mode: ChatMode }) {
         aria-live="polite"
         data-route={route}
         data-mode={mode}
+        data-store={mode === 'store' ? store : undefined}
         data-status={status}
       >
         {messages.length === 0 && (
@@ -120,7 +123,8 @@ function Conversation({ route, mode }: { route: RouteKey; mode: ChatMode }) {
               Route <code>{api}</code> — {detail}.
             </p>
             <p className="muted small" data-testid="chat-mode">
-              {MODE_DETAIL[mode]}.
+              {MODE_DETAIL[mode]}
+              {mode === 'store' ? ` (${store})` : ''}.
             </p>
             <div className="suggestions">
               {SUGGESTIONS.map((suggestion) => (

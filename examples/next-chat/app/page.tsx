@@ -1,4 +1,4 @@
-import { chatMode } from '@/lib/chat-mode'
+import { chatMode, chatStoreLabel } from '@/lib/chat-mode'
 import { chooseModel } from '@/lib/model'
 import { Chat } from './chat'
 
@@ -6,5 +6,5 @@ import { Chat } from './chat'
 export const dynamic = 'force-dynamic'
 
 export default function Page() {
-  return <Chat modelLabel={chooseModel().label} nodeMode={chatMode()} />
+  return <Chat modelLabel={chooseModel().label} nodeMode={chatMode()} nodeStore={chatStoreLabel()} />
 }

@@ -5,6 +5,7 @@
 //                              CHAT_SECRET (a random key per process when unset: fine for one instance).
 import type { ModelMessage } from 'ai'
 import { type ConversationStore, InMemoryConversationStore } from 'toolnexus'
+import { createRedisStore } from 'toolnexus/redis'
 
 export type ChatMode = 'store' | 'signed'
 
@@ -17,15 +18,23 @@ export function chatSecret(): string | undefined {
   return process.env.CHAT_SECRET || undefined
 }
 
+const TTL_SECONDS = 24 * 60 * 60
+
 // One store per server process (kept on globalThis so `next dev` reloads do not forget conversations).
 const shared = globalThis as { chatStore?: ConversationStore<ModelMessage> }
 
+/**
+ * Redis when REDIS_URL is set: every instance of the app sees every conversation. Otherwise memory,
+ * which only one process can share.
+ */
 export function chatStore(): ConversationStore<ModelMessage> {
-  shared.chatStore ??= new InMemoryConversationStore<ModelMessage>({ ttlSeconds: 24 * 60 * 60 })
+  shared.chatStore ??= process.env.REDIS_URL
+    ? createRedisStore({ url: process.env.REDIS_URL, ttlSeconds: TTL_SECONDS, keyPrefix: 'next-chat:' })
+    : new InMemoryConversationStore<ModelMessage>({ ttlSeconds: TTL_SECONDS })
   return shared.chatStore
 }
 
-/** What the page shows about the Node route's mode. */
-export function chatModeLabel(): string {
-  return chatMode() === 'store' ? 'store mode · memory' : 'signed stateless mode'
+/** Where the store mode keeps conversations, for the page. */
+export function chatStoreLabel(): 'redis' | 'memory' {
+  return process.env.REDIS_URL ? 'redis' : 'memory'
 }
