@@ -1,4 +1,5 @@
 import { isRecord } from '../shared/is-record.js'
+import { renamedProperties } from '../tool/property-names.js'
 import type { JSONSchema } from '../tool/types.js'
 
 /**
@@ -111,6 +112,8 @@ export interface GeminiLowering {
   simplified: number
   /** The JSON Schema keywords that Gemini's subset cannot say and that were dropped or moved into a description. */
   dropped: readonly string[]
+  /** Property names Gemini refuses, as `original → sent` (the toolkit maps the sent names back). */
+  renamed: readonly string[]
 }
 
 interface MemoEntry {
@@ -190,8 +193,39 @@ export function lowerJsonSchemaToGemini(schema: JSONSchema): GeminiLowering {
     pointers: new Map(),
     dependsOn: Number.POSITIVE_INFINITY,
   }
-  const lowered = lowerNode(schema, { refs: ['#'], depth: 0 }, state)
-  return { schema: toObjectRoot(lowered), simplified: state.simplified, dropped: [...state.dropped].sort() }
+  const lowered = toObjectRoot(lowerNode(schema, { refs: ['#'], depth: 0 }, state))
+  const renamed = new Set<string>()
+  renameProperties(lowered, renamed, 0)
+  return {
+    schema: lowered,
+    simplified: state.simplified,
+    dropped: [...state.dropped].sort(),
+    renamed: [...renamed],
+  }
+}
+
+// Property names Gemini refuses are sent renamed (`filter[id]` → `filter_id_`), in `required` and
+// `propertyOrdering` too; the lowered tree is this lowering's own, so it is renamed in place.
+function renameProperties(schema: GeminiSchema, renamed: Set<string>, depth: number): void {
+  if (depth > MAX_OUTPUT_DEPTH * 2) return
+  if (schema.properties !== undefined) {
+    const names = renamedProperties(Object.keys(schema.properties))
+    if (names.size > 0) {
+      const properties: Record<string, GeminiSchema> = {}
+      for (const [name, property] of Object.entries(schema.properties)) {
+        Object.defineProperty(properties, names.get(name) ?? name, ownValue(property))
+      }
+      schema.properties = properties
+      for (const key of ['required', 'propertyOrdering'] as const) {
+        const list = schema[key]
+        if (list !== undefined) schema[key] = list.map((name) => names.get(name) ?? name)
+      }
+      for (const [from, to] of names) renamed.add(`${from} → ${to}`)
+    }
+    for (const property of Object.values(schema.properties)) renameProperties(property, renamed, depth + 1)
+  }
+  if (schema.items !== undefined) renameProperties(schema.items, renamed, depth + 1)
+  for (const branch of schema.anyOf ?? []) renameProperties(branch, renamed, depth + 1)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { renamedProperties } from '../tool/property-names.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 
 /**
@@ -24,7 +25,38 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicTool[] {
       ({
         name: tool.name,
         description: tool.description,
-        input_schema: tool.inputSchema,
+        input_schema: withSendableNames(tool.inputSchema),
       }) satisfies AnthropicTool,
   )
+}
+
+/**
+ * The schema with its top-level property names in the form Anthropic takes (it checks the root's keys and
+ * answers 400 for `filter[id]` or a 65-character name): a renamed copy when a name needs it, else the schema
+ * itself. The toolkit maps the renamed names back before it validates a call.
+ *
+ * @example
+ * withSendableNames({ type: 'object', properties: { 'filter[id]': { type: 'string' } } }).properties // { filter_id_: … }
+ */
+export function withSendableNames(schema: JSONSchema): JSONSchema {
+  const properties = schema.properties
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return schema
+  const names = renamedProperties(Object.keys(properties))
+  if (names.size === 0) return schema
+  const renamed: Record<string, unknown> = {}
+  for (const [name, property] of Object.entries(properties)) {
+    Object.defineProperty(renamed, names.get(name) ?? name, {
+      value: property,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  const copy: JSONSchema = { ...schema, properties: renamed }
+  if (Array.isArray(schema.required)) {
+    copy.required = schema.required.map((name) =>
+      typeof name === 'string' ? (names.get(name) ?? name) : name,
+    )
+  }
+  return copy
 }

@@ -1,5 +1,6 @@
 import { coerceScalarStrings } from './coerce-args.js'
 import { dropOptionalNulls } from './drop-optional-nulls.js'
+import { restoreRenamedKeys } from './property-names.js'
 import type { JSONSchema } from './types.js'
 import { validateArgs } from './validate-args.js'
 
@@ -18,7 +19,9 @@ import { validateArgs } from './validate-args.js'
  * checkArgs(schema, { minutes: '60' }) // { minutes: 60 }
  * checkArgs(schema, {})                // 'minutes: required argument is missing'
  */
-export function checkArgs(schema: JSONSchema, args: unknown): Record<string, unknown> | string {
+export function checkArgs(schema: JSONSchema, received: unknown): Record<string, unknown> | string {
+  // Property names a provider refuses were sent renamed; the model answers with those names.
+  const args = restoreRenamedKeys(schema, received)
   const problem = validateArgs(schema, args)
   if (problem === undefined) return args as Record<string, unknown>
   // What providers send for what the schema says: `null` for an optional argument (OpenAI strict mode),

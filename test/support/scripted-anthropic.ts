@@ -1,3 +1,4 @@
+import { anthropicSchemaProblems } from './anthropic-schema-rules.js'
 import { type RecordedRequest, type ScriptStep, splitText, type WireProtocol } from './scripted-server.js'
 
 type Reply = Extract<ScriptStep, { type: 'reply' }>
@@ -89,6 +90,15 @@ export const anthropicProtocol: WireProtocol = {
     })
     events.push({ event: 'message_stop', data: { type: 'message_stop' } })
     return events
+  },
+  // Like Anthropic, a tool whose input_schema breaks its rules (root property keys) fails the whole request.
+  refuse: (request) => {
+    const tools: unknown[] = Array.isArray(request.body?.tools) ? request.body.tools : []
+    for (const [index, tool] of tools.entries()) {
+      const problems = anthropicSchemaProblems((tool as { input_schema?: unknown }).input_schema)
+      if (problems.length > 0) return `tools.${index}.custom.${problems[0]}`
+    }
+    return undefined
   },
   error: (status: number, message: string) => ({
     type: 'error',
