@@ -41,7 +41,6 @@ export {
   type Client,
   type ClientOptions,
   createClient,
-  type GenAIClient,
   type GenAIClientOptions,
   type GenAIMessage,
 } from './client/create-client.js'
@@ -61,6 +60,17 @@ export {
 // @google/genai: declaring the tools and answering a response's function calls in your own loop
 export { toGenAITools } from './genai/convert-to-genai-tools.js'
 export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
+export type {
+  GenAIBlob,
+  GenAIClient,
+  GenAIContent,
+  GenAIFunctionCall,
+  GenAIFunctionResponse,
+  GenAIGenerationConfig,
+  GenAIPart,
+  GenAIResponse,
+  GenAIUsageMetadata,
+} from './genai/genai-types.js'
 export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'

@@ -1,5 +1,5 @@
 // Type tests of the public API: checked by `npm run typecheck` (tsc), never run.
-import type { Content } from '@google/genai'
+import type { Content, GenerateContentConfig } from '@google/genai'
 import { GoogleGenAI } from '@google/genai'
 import type { ModelMessage, ToolSet } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
@@ -10,7 +10,9 @@ import {
   createClient,
   createToolkit,
   defineTool,
+  executeFunctionCalls,
   type GeminiToolWrapper,
+  type GenAIContent,
   InMemoryConversationStore,
   type OpenAITool,
   type RunEvent,
@@ -18,6 +20,7 @@ import {
   type Tool,
   type ToolResult,
   toGemini,
+  toGenAITools,
 } from '../src/index.js'
 
 const weather = defineTool({
@@ -45,8 +48,30 @@ expectTypeOf(aiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<M
 expectTypeOf(aiClient.stream('hi', { toolkit })).toExtend<AsyncIterable<RunEvent<ModelMessage>>>()
 
 const genaiClient = createClient({ genai: new GoogleGenAI({ apiKey: 'key' }), model: 'gemini-2.5-flash' })
-expectTypeOf(genaiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<Content>>()
-expectTypeOf<Parameters<typeof genaiClient.run>[1]>().toExtend<{ history?: Content[] } | undefined>()
+expectTypeOf(genaiClient.run('hi', { toolkit })).resolves.toEqualTypeOf<RunResult<GenAIContent>>()
+// GenAIContent is a structural copy of the SDK's Content (the declarations never import @google/genai):
+// the SDK's contents go in as history, and the transcript goes back to the SDK as contents.
+declare const sdkContents: Content[]
+await genaiClient.run('hi', { toolkit, history: sdkContents })
+const transcript: Content[] = (await genaiClient.run('hi', { toolkit })).messages
+const genai = new GoogleGenAI({ apiKey: 'key' })
+await genai.models.generateContent({
+  model: 'gemini-2.5-flash',
+  contents: transcript,
+  config: { tools: toGenAITools(toolkit) },
+})
+const answers = await executeFunctionCalls(
+  toolkit,
+  await genai.models.generateContent({ model: 'm', contents: 'hi' }),
+)
+sdkContents.push(answers)
+createClient({
+  genai,
+  model: 'gemini-2.5-flash',
+  config: { temperature: 0, safetySettings: [], thinkingConfig: { thinkingBudget: 0 } },
+})
+declare const sdkConfig: GenerateContentConfig
+createClient({ genai, model: 'gemini-2.5-flash', config: sdkConfig })
 
 // A store needs no type argument with either transport: the client's message type is inferred into it.
 createClient({ model: new MockLanguageModelV4(), store: new InMemoryConversationStore() })

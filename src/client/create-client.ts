@@ -4,7 +4,11 @@ import { AnsweredApprovals } from '../approvals/answered-approvals.js'
 import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { ConfigError } from '../errors.js'
-import type { createGenAITransport } from '../genai/genai-transport.js'
+import type {
+  GenAIClientLike,
+  GenAIGenerationConfig as SDKGenerationConfig,
+} from '../genai/genai-transport.js'
+import type { GenAIClient, GenAIContent, GenAIGenerationConfig } from '../genai/genai-types.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
 import { type LoopSettings, runLoop } from '../loop/run-loop.js'
 import { createRunStream, type RunStream } from '../loop/run-stream.js'
@@ -17,12 +21,8 @@ import { InMemoryConversationStore } from '../stores/in-memory-conversation-stor
 import { callStore, saveTurn } from '../stores/save-turn.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 
-/** The message type of the `@google/genai` transport (Gemini `Content`). */
-export type GenAIMessage =
-  ReturnType<typeof createGenAITransport> extends Transport<infer Message> ? Message : never
-
-/** A `@google/genai` `GoogleGenAI` instance (the part the transport uses). */
-export type GenAIClient = Parameters<typeof createGenAITransport>[0]['genai']
+/** The message type of the `@google/genai` transport: a Gemini `Content`. */
+export type GenAIMessage = GenAIContent
 
 /** Options every client takes, whatever the model behind it. */
 export interface ClientOptions<Message> {
@@ -89,7 +89,7 @@ export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
    * @example
    * createClient({ genai, model: 'gemini-2.5-flash', config: { temperature: 0, thinkingConfig: { thinkingBudget: 0 } } })
    */
-  config?: Parameters<typeof createGenAITransport>[0]['config']
+  config?: GenAIGenerationConfig
   /**
    * How tool schemas are sent: `'parameters'` (lowered into Gemini's Schema subset) or `'json'` (each JSON
    * Schema unchanged, as `parametersJsonSchema`, on Gemini 2.5+ and Vertex AI).
@@ -98,7 +98,7 @@ export interface GenAIClientOptions extends ClientOptions<GenAIMessage> {
    * @example
    * createClient({ genai, model: 'gemini-2.5-flash', schema: 'json' })
    */
-  schema?: Parameters<typeof createGenAITransport>[0]['schema']
+  schema?: 'parameters' | 'json'
 }
 
 /** What `ask` takes: the conversation id, plus what `run` takes except `history` (the store holds it). */
@@ -170,13 +170,18 @@ export function createClient(
   if (options.genai !== undefined) {
     const { genai, model, config, schema } = options
     checkGenAI(genai, model)
-    const transport = import('../genai/genai-transport.js').then((module) =>
-      module.createGenAITransport({
-        genai,
-        model,
-        ...(config === undefined ? {} : { config }),
-        ...(schema === undefined ? {} : { schema }),
-      }),
+    // The public option types are structural copies of the SDK's (so that no declaration imports the
+    // optional @google/genai); the values are the SDK's own, which the transport types by the SDK.
+    const sdkGenAI = genai as unknown as GenAIClientLike
+    const sdkConfig = config as SDKGenerationConfig | undefined
+    const transport = import('../genai/genai-transport.js').then(
+      (module) =>
+        module.createGenAITransport({
+          genai: sdkGenAI,
+          model,
+          ...(sdkConfig === undefined ? {} : { config: sdkConfig }),
+          ...(schema === undefined ? {} : { schema }),
+        }) as unknown as Transport<GenAIContent>,
     )
     // Surfaced on the first run; here it would be an unhandled rejection.
     transport.catch(() => {})

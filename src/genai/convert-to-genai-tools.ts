@@ -8,11 +8,13 @@ import type { Tool } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
 /**
- * `toGemini`, typed as `@google/genai`'s own `Tool[]`, for `config.tools` of `generateContent`. The value
- * is exactly `toGemini`'s (one wrapper holding every declaration); only its type differs. toolnexus
- * types the lowered schema by its wire spelling (`type: 'object'`, numeric `maxItems`), which the SDK
- * types as its `Type` enum and int64 strings — so `toolkit.toGemini()` works as is in JavaScript, and in
- * TypeScript this spares you the cast.
+ * `toGemini`, typed as whatever `config.tools` of `generateContent` expects (`@google/genai`'s own
+ * `ToolListUnion`): the type comes from where the result goes. The value is exactly `toGemini`'s (one
+ * wrapper holding every declaration); only its type differs. toolnexus types the lowered schema by its
+ * wire spelling (`type: 'object'`, numeric `maxItems`), which the SDK types as its `Type` enum and int64
+ * strings — so `toolkit.toGemini()` works as is in JavaScript, and in TypeScript this spares you the
+ * cast. (Naming the SDK's type here would make toolnexus's declarations need `@google/genai` installed.)
+ * Stored in a variable first, give the type: `const tools: ToolListUnion = toGenAITools(toolkit)`.
  *
  * @param source - A toolkit, or the tools to declare.
  * @param options - As `toGemini`'s: `{ parametersJsonSchema: true }` sends each JSON Schema unchanged.
@@ -23,12 +25,12 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
  *   config: { tools: toGenAITools(toolkit) },
  * })
  */
-export function toGenAITools(
+export function toGenAITools<GenAITools = GeminiToolWrapper[]>(
   source: Pick<Toolkit, 'tools'> | readonly Tool[],
   options: ToGeminiOptions = {},
-): GenAITool[] {
+): GenAITools {
   const tools = isToolList(source) ? source : source.tools()
-  return [asGenAITool(toGemini(tools, options)[0])]
+  return [asGenAITool(toGemini(tools, options)[0])] as GenAITools
 }
 
 /**

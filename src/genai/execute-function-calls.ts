@@ -1,10 +1,11 @@
-import type { Content, GenerateContentResponse } from '@google/genai'
+import type { Content } from '@google/genai'
 import type { ToolContext } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import {
   convertToFunctionResponseContent,
   takesFunctionResponseImages,
 } from './convert-to-function-response-content.js'
+import type { GenAIContent, GenAIResponse } from './genai-types.js'
 import { readFunctionCalls } from './read-function-calls.js'
 
 /**
@@ -49,12 +50,13 @@ export interface ExecuteFunctionCallsOptions {
  */
 export async function executeFunctionCalls(
   toolkit: Pick<Toolkit, 'execute'>,
-  responseOrContent: Pick<GenerateContentResponse, 'candidates'> | Content,
+  responseOrContent: Pick<GenAIResponse, 'candidates'> | GenAIContent,
   options: ExecuteFunctionCallsOptions = {},
-): Promise<Content> {
-  const content = isContent(responseOrContent)
-    ? responseOrContent
-    : responseOrContent.candidates?.[0]?.content
+): Promise<GenAIContent> {
+  // GenAIContent is the structural copy of the SDK's Content that the public signature names.
+  const content = (
+    isContent(responseOrContent) ? responseOrContent : responseOrContent.candidates?.[0]?.content
+  ) as Content | undefined
   const answers = await Promise.all(
     readFunctionCalls({ content }).map(async (call) => {
       const context: ToolContext = { toolCallId: call.id }
@@ -67,6 +69,6 @@ export async function executeFunctionCalls(
   return convertToFunctionResponseContent(answers, { takesImages })
 }
 
-function isContent(value: Pick<GenerateContentResponse, 'candidates'> | Content): value is Content {
+function isContent(value: Pick<GenAIResponse, 'candidates'> | GenAIContent): value is GenAIContent {
   return 'parts' in value || 'role' in value
 }

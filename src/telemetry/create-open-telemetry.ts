@@ -3,10 +3,12 @@ import {
   type Context,
   context,
   type Histogram,
+  type Meter,
   metrics,
   type Span,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from '@opentelemetry/api'
 import type { LoopTelemetry, RunTelemetry } from '../loop/run-telemetry.js'
@@ -41,8 +43,9 @@ interface Instruments {
  * const telemetry = createOpenTelemetry({ recordContent: false })
  */
 export function createOpenTelemetry(options: TelemetryOptions): LoopTelemetry {
-  const tracer = options.tracer ?? trace.getTracer('toolnexus', VERSION)
-  const meter = options.meter ?? metrics.getMeter('toolnexus', VERSION)
+  // The options name the two structurally (see TelemetryTracer); the values are the API's own.
+  const tracer = (options.tracer as Tracer | undefined) ?? trace.getTracer('toolnexus', VERSION)
+  const meter = (options.meter as Meter | undefined) ?? metrics.getMeter('toolnexus', VERSION)
   const recordContent = options.recordContent === true
   const instruments: Instruments = {
     operationDuration: meter.createHistogram('gen_ai.client.operation.duration', {

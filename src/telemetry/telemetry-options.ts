@@ -1,4 +1,24 @@
-import type { Meter, Tracer } from '@opentelemetry/api'
+/**
+ * An OpenTelemetry `Tracer` (from `trace.getTracer(...)` of `@opentelemetry/api`). Named structurally, so
+ * that toolnexus's declarations do not need the optional `@opentelemetry/api` installed; any `Tracer` fits.
+ *
+ * @example
+ * const tracer: TelemetryTracer = trace.getTracer('my-app')
+ */
+export interface TelemetryTracer {
+  startSpan(...args: never[]): unknown
+}
+
+/**
+ * An OpenTelemetry `Meter` (from `metrics.getMeter(...)` of `@opentelemetry/api`), named structurally like
+ * {@link TelemetryTracer}; any `Meter` fits.
+ *
+ * @example
+ * const meter: TelemetryMeter = metrics.getMeter('my-app')
+ */
+export interface TelemetryMeter {
+  createHistogram(...args: never[]): unknown
+}
 
 /**
  * OpenTelemetry for a client's runs: a span per run (`invoke_agent`), per model call (`chat <model>`) and
@@ -11,9 +31,9 @@ import type { Meter, Tracer } from '@opentelemetry/api'
  */
 export interface TelemetryOptions {
   /** Where spans go. @default trace.getTracer('toolnexus', VERSION): the global tracer provider's */
-  tracer?: Tracer
+  tracer?: TelemetryTracer
   /** Where metrics go. @default metrics.getMeter('toolnexus', VERSION): the global meter provider's */
-  meter?: Meter
+  meter?: TelemetryMeter
   /**
    * Records what was said: the prompt, the model's text and tool calls, each tool's arguments and
    * result, with every secret the toolkit knows masked. Off, spans carry names, ids, models, token

@@ -1,4 +1,4 @@
-import { ApiError, type Content, GoogleGenAI } from '@google/genai'
+import { ApiError, type Content, GoogleGenAI, type ToolListUnion } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
 import { toGenAITools } from '../../src/genai/convert-to-genai-tools.js'
@@ -167,7 +167,7 @@ describe('executeFunctionCalls in a hand-written generateContent loop', () => {
 describe('toGenAITools', () => {
   it('is toGemini typed for the SDK, and the SDK never rewrites the declarations it was given', async () => {
     await using toolkit = await createToolkit({ tools: [weather, explode] })
-    const tools = toGenAITools(toolkit)
+    const tools: ToolListUnion = toGenAITools(toolkit)
     expect(tools).toStrictEqual(toGemini(toolkit.tools()))
     expect(toGenAITools(toolkit.tools(), { parametersJsonSchema: true })).toStrictEqual(
       toGemini(toolkit.tools(), { parametersJsonSchema: true }),
