@@ -16,6 +16,8 @@ export type InputSchema =
   | { readonly [key: string]: unknown }
   | { readonly '~standard': unknown }
   | { readonly jsonSchema: unknown }
+  // A JSON Schema typed by an interface without an index signature, like `JSONSchema7` of @types/json-schema.
+  | object
 
 /**
  * Turns any accepted `inputSchema` into a fresh plain JSON Schema object with an object root. The input is

@@ -125,3 +125,12 @@ defineTool({
   inputSchema: mutable,
   execute: (args) => expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>(),
 })
+
+// A JSON Schema typed by an interface without an index signature (@types/json-schema's JSONSchema7).
+declare const draft7: import('json-schema').JSONSchema7
+defineTool({
+  name: 'draft7',
+  description: '',
+  inputSchema: draft7,
+  execute: (args) => expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>(),
+})

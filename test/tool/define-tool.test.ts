@@ -1,4 +1,5 @@
 import { jsonSchema } from 'ai'
+import type { JSONSchema7 } from 'json-schema'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ToolDefinitionError } from '../../src/errors.js'
@@ -36,7 +37,7 @@ const accepted: { kind: string; inputSchema: InputSchema | undefined; expected: 
     inputSchema: standardCity,
     expected: { ...citySchema, additionalProperties: false },
   },
-  { kind: 'AI SDK jsonSchema()', inputSchema: jsonSchema(citySchema), expected: citySchema },
+  { kind: 'AI SDK jsonSchema()', inputSchema: jsonSchema(citySchema as JSONSchema7), expected: citySchema },
   {
     kind: 'nothing (a tool without arguments)',
     inputSchema: undefined,
@@ -222,7 +223,11 @@ const rejected: { label: string; options: Record<string, unknown>; message: stri
   },
   {
     label: 'a schema that resolves asynchronously',
-    options: { name: 't', inputSchema: jsonSchema(Promise.resolve(citySchema)), execute: () => 'x' },
+    options: {
+      name: 't',
+      inputSchema: jsonSchema(Promise.resolve(citySchema as JSONSchema7)),
+      execute: () => 'x',
+    },
     message:
       'Tool "t": inputSchema resolves to JSON Schema asynchronously. Resolve it first: inputSchema: await asSchema(schema).jsonSchema.',
   },
