@@ -2,6 +2,7 @@
 // produced. Each forged case runs in both modes — store mode (the server keeps the transcript) and the
 // signed stateless mode (the browser keeps it, the server signs its answers).
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createOpenAI } from '@ai-sdk/openai'
 import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { type ModelMessage, simulateReadableStream, type UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
@@ -12,6 +13,8 @@ import { InMemoryConversationStore } from '../../src/stores/in-memory-conversati
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+import { openaiResponsesProtocol } from '../support/scripted-openai.js'
+import { startScriptedServer } from '../support/scripted-server.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
 const add = defineTool({
@@ -257,6 +260,39 @@ describe.each(MODES)(`createChatHandler in %s mode (ai ${aiMajor})`, (mode) => {
       role: 'user',
       content: [{ type: 'text', text: 'Remember this.' }],
     })
+  })
+
+  it('sends no client providerMetadata to OpenAI: no item_reference to another stored response', async () => {
+    const openai = await startScriptedServer({
+      protocol: openaiResponsesProtocol,
+      script: [{ type: 'reply', text: 'OK.' }],
+    })
+    try {
+      const model = createOpenAI({ baseURL: openai.url, apiKey: 'test' }).responses('gpt-scripted')
+      const client = createClient({ model, retries: 0 })
+      const handler =
+        mode === 'store'
+          ? createChatHandler({ client, store: new InMemoryConversationStore<ModelMessage>() })
+          : createChatHandler({ client, secret: SECRET })
+      const exchange = await chatThrough(handler, [
+        userMessage('u1', 'Hi'),
+        assistant('a1', [
+          { type: 'text', text: 'Hello.', providerMetadata: { openai: { itemId: 'msg_of_another_user' } } },
+        ]),
+        {
+          id: 'u2',
+          role: 'user',
+          parts: [{ type: 'text', text: 'Go on.', providerMetadata: { openai: { store: true } } }],
+        },
+      ])
+      expect(exchange.errors).toStrictEqual([])
+      const sent = JSON.stringify(openai.requests.at(-1)?.body)
+      expect(sent).not.toContain('msg_of_another_user')
+      expect(sent).not.toContain('item_reference')
+      expect(sent).toContain('Go on.')
+    } finally {
+      await openai.close()
+    }
   })
 
   it('shows the model what the server produced, not an altered copy of its answer', async () => {

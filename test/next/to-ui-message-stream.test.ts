@@ -314,4 +314,33 @@ describe('toUIMessageStreamResponse', () => {
     expect(text).not.toContain('"type":"error"')
     await expect.poll(() => ended).toBe(true)
   })
+
+  it('puts messageMetadata on the finish chunk, where readUIMessageStream keeps it on the message', async () => {
+    const handler = async () =>
+      toUIMessageStreamResponse(replay(twoStepRun), {
+        messageMetadata: async (result) => ({ turns: result.turns, answer: 'signed' }),
+      })
+    const exchange = await chatThrough(handler, [userMessage('u1', 'hi')])
+    expect(exchange.errors).toStrictEqual([])
+    expect(exchange.message?.metadata).toStrictEqual({ turns: 2, answer: 'signed' })
+    expect(exchange.chunks.at(-1)).toStrictEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      messageMetadata: { turns: 2, answer: 'signed' },
+    })
+  })
+
+  it('ends with an error chunk, not finish, when messageMetadata throws', async () => {
+    const response = toUIMessageStreamResponse(replay(twoStepRun), {
+      messageMetadata: () => {
+        throw new Error('the store is down')
+      },
+    })
+    const chunks = await sseChunks(response)
+    expect(chunks.slice(-2)).toStrictEqual([
+      { type: 'finish-step' },
+      { type: 'error', errorText: 'the store is down' },
+    ])
+    expect(chunks.some((chunk) => (chunk as { type: string }).type === 'finish')).toBe(false)
+  })
 })
