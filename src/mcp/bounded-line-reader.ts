@@ -53,7 +53,9 @@ export class BoundedLineReader {
     if (piece.length === 0) return
     if (this.#skipping !== undefined) {
       this.#skipping.bytes += piece.length
-      this.#skipping.tail = lastBytes(Buffer.concat([this.#skipping.tail, piece]))
+      const skipping = this.#skipping
+      skipping.tail =
+        piece.length >= EDGE_BYTES ? lastBytes(piece) : lastBytes(Buffer.concat([skipping.tail, piece]))
       return
     }
     if (this.#length + piece.length <= this.#limit) {
