@@ -87,7 +87,7 @@ export type {
   ToolCallRecord,
   Usage,
 } from './loop/types.js'
-export type { McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
+export type { McpAuthConfig, McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
 export type {
   ElicitationHandler,
   ElicitationRequest,
@@ -100,6 +100,12 @@ export type {
   McpServerInfo,
   McpServerStatus,
 } from './mcp/mcp-source.js'
+export type {
+  OAuthAuthorizationRequest,
+  OAuthCredentials,
+  OAuthOptions,
+  OAuthTokenStore,
+} from './mcp/oauth-options.js'
 export type { Logger } from './shared/logger.js'
 export type {
   ConversationRecord,

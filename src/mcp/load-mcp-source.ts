@@ -17,8 +17,10 @@ import type {
   McpServerInfo,
   McpSource,
 } from './mcp-source.js'
+import type { OAuthOptions } from './oauth-options.js'
 import { readMcpConfig, type ToolFilter } from './parse-mcp-config.js'
 import { resourceAndPromptTools } from './resource-and-prompt-tools.js'
+import { memoryTokenStore } from './toolkit-oauth-provider.js'
 
 /**
  * How the MCP source loads: where warnings go, how elicitation is answered, and whether each server's
@@ -34,6 +36,8 @@ export interface McpSourceOptions {
   exposeResources?: boolean
   /** Adds `<server>_get_prompt` for servers that offer prompts. */
   exposePrompts?: boolean
+  /** The host's OAuth pieces, for servers whose entry has `auth`. */
+  oauth?: OAuthOptions
 }
 
 /** One server of the config, as loading left it. */
@@ -64,6 +68,7 @@ export async function loadMcpSource(
   const parsed = await readMcpConfig(config)
   for (const warning of parsed.warnings) logger.warn(warning)
   const listeners: Array<() => void> = []
+  const tokenStore = options.oauth?.tokenStore ?? memoryTokenStore()
   let all: Tool[] = []
   const servers: LoadedServer[] = parsed.servers.map((plan) => {
     switch (plan.kind) {
@@ -91,6 +96,8 @@ export async function loadMcpSource(
         server.connection = new McpServerConnection(plan, {
           ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
           onWarning: (message) => logger.warn(message),
+          ...(options.oauth !== undefined && { oauth: options.oauth }),
+          tokenStore,
           onToolsChanged: (listed) => {
             server.tools = exposedTools(server.connection, listed, plan.tools, options)
             all = collect()

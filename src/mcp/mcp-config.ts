@@ -47,6 +47,35 @@ export interface McpServerConfig {
    * tools load; otherwise every tool not set to `false` loads.
    */
   tools?: Record<string, boolean>
+  /**
+   * OAuth for a remote server. `grant` is `authorization_code` (PKCE; the host's
+   * `oauth.onAuthorization` gets the browser URL and hands back the code) or `client_credentials`
+   * (machine to machine, needs `clientId` and `clientSecret`). With `clientId` the client is
+   * pre-registered; without it, it registers itself dynamically. Values expand `${VAR}`.
+   */
+  auth?: McpAuthConfig
+}
+
+/**
+ * A remote server's OAuth settings in an `mcp.json`.
+ *
+ * @example
+ * const auth: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', clientSecret: '${SVC_SECRET}' }
+ */
+export interface McpAuthConfig {
+  /** @default 'authorization_code' */
+  grant?: 'authorization_code' | 'client_credentials'
+  clientId?: string
+  /** Kept out of every log, status and message, like `env` and `headers` values. */
+  clientSecret?: string
+  /** The scopes to ask for (space-separated); by default what the server's metadata names. */
+  scope?: string
+  /** Where the authorization server redirects back to. @default the host's `oauth.redirectUrl` */
+  redirectUrl?: string
+  /** An HTTPS URL that serves this client's metadata document, used as its client id where supported. */
+  clientMetadataUrl?: string
+  /** The client name registered dynamically. @default 'toolnexus' */
+  clientName?: string
 }
 
 /**

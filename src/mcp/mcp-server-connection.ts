@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import {
@@ -30,8 +31,10 @@ import { validateArgs } from '../tool/validate-args.js'
 import { VERSION } from '../version.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { ElicitationHandler } from './mcp-source.js'
+import type { OAuthOptions, OAuthTokenStore } from './oauth-options.js'
 import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
+import { memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { PhaseTimeoutError, withDeadline } from './with-deadline.js'
 
 /**
@@ -88,7 +91,10 @@ const SSE_FALLBACK_STATUSES = new Set([400, 404, 405])
  */
 export class McpServerConnection {
   readonly plan: StdioServerPlan | RemoteServerPlan
-  readonly #scrub: SecretScrubber
+  #scrub: SecretScrubber
+  // The config's secrets, and every OAuth token or code learnt since: all masked in what is written.
+  readonly #secrets: string[]
+  #oauth: ToolkitOAuthProvider | undefined
   #state: ConnectionState = { status: 'connecting' }
   #session: Session | undefined
   #reopening: Promise<Session> | undefined
@@ -104,7 +110,8 @@ export class McpServerConnection {
   constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
     this.#options = options
-    this.#scrub = createSecretScrubber(plan.secrets)
+    this.#secrets = [...plan.secrets]
+    this.#scrub = createSecretScrubber(this.#secrets)
   }
 
   get name(): string {
@@ -172,6 +179,14 @@ export class McpServerConnection {
         // Successful results too: a server may echo its own token back in a result or its content.
         return scrubToolResult(this.#scrub, checked)
       } catch (error) {
+        // The server asked for more scope (step-up): once the host authorized it, send the call again.
+        if (
+          error instanceof UnauthorizedError &&
+          attempt <= 2 &&
+          (await this.#finishAuthorization(session))
+        ) {
+          continue
+        }
         // A remote server that forgot our session never ran the call: reconnect and send it once more.
         if (isSessionGone(error)) {
           this.#markLost(session, 'the server no longer knows this session')
@@ -383,12 +398,13 @@ export class McpServerConnection {
     const requestedSchema = (isRecord(params.requestedSchema) ? params.requestedSchema : {}) as JSONSchema
     const answer = await handler({ server: this.name, message: params.message, requestedSchema, signal })
     if (answer.action !== 'accept') return { action: answer.action }
-    const content = answer.content ?? {}
+    // A field the user left out takes the default the server gave for it.
+    const content: Record<string, unknown> = { ...defaultsOf(requestedSchema), ...(answer.content ?? {}) }
     const problem = validateArgs(requestedSchema, content)
     if (problem !== undefined) {
       throw new McpError(ErrorCode.InvalidParams, `The answer does not fit the requested schema: ${problem}`)
     }
-    return { action: 'accept', content }
+    return { action: 'accept', content: content as NonNullable<ElicitResult['content']> }
   }
 
   #adopt(session: Session): void {
@@ -415,15 +431,23 @@ export class McpServerConnection {
 
   async #connectAndList(): Promise<{ session: Session; tools: McpTool[] }> {
     const session = await this.#connect()
-    try {
-      const tools = await withDeadline(this.#listTools(session.client), {
-        ms: this.plan.timeoutMs,
-        phase: 'tools/list',
-      })
-      return { session, tools }
-    } catch (error) {
-      this.#retire(session)
-      throw error
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const tools = await withDeadline(this.#listTools(session.client), {
+          ms: this.plan.timeoutMs,
+          phase: 'tools/list',
+        })
+        return { session, tools }
+      } catch (error) {
+        // Listing may need more scope than connecting did (step-up): authorize, then list again.
+        const retry =
+          error instanceof UnauthorizedError &&
+          attempt <= 2 &&
+          (await this.#finishAuthorization(session).catch(() => false))
+        if (retry) continue
+        this.#retire(session)
+        throw error
+      }
     }
   }
 
@@ -476,17 +500,70 @@ export class McpServerConnection {
 
   async #connectRemote(plan: RemoteServerPlan, kind: 'streamable-http' | 'sse'): Promise<Session> {
     const requestInit: RequestInit = { headers: plan.headers }
-    const transport =
-      kind === 'sse'
-        ? new SSEClientTransport(plan.url, { requestInit })
-        : new StreamableHTTPClientTransport(plan.url, { requestInit })
-    const session: Session = { client: this.#newClient(), transport, kind, lost: undefined, stderrMark: 0 }
-    try {
-      return await initialize(session, plan.timeoutMs)
-    } catch (error) {
-      this.#retire(session)
-      throw error
+    const authProvider = this.#oauthProvider(plan)
+    // With OAuth the first attempt may end in the authorization step: the host hands back a code, it is
+    // exchanged for tokens, and the next attempt connects with them.
+    for (let attempt = 1; ; attempt++) {
+      const options = authProvider === undefined ? { requestInit } : { requestInit, authProvider }
+      const transport =
+        kind === 'sse'
+          ? new SSEClientTransport(plan.url, options)
+          : new StreamableHTTPClientTransport(plan.url, options)
+      const session: Session = { client: this.#newClient(), transport, kind, lost: undefined, stderrMark: 0 }
+      try {
+        return await initialize(session, plan.timeoutMs)
+      } catch (error) {
+        const code = authProvider?.pendingCode
+        if (
+          authProvider === undefined ||
+          !(error instanceof UnauthorizedError) ||
+          code === undefined ||
+          attempt > 2
+        ) {
+          this.#retire(session)
+          throw error
+        }
+        authProvider.pendingCode = undefined
+        try {
+          await withDeadline(transport.finishAuth(code), { ms: plan.timeoutMs, phase: 'OAuth token request' })
+        } finally {
+          this.#retire(session)
+        }
+      }
     }
+  }
+
+  /** Exchanges the code the host returned for an authorization the session asked for; false when there is none. */
+  async #finishAuthorization(session: Session): Promise<boolean> {
+    const code = this.#oauth?.pendingCode
+    const { transport } = session
+    if (
+      code === undefined ||
+      !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)
+    ) {
+      return false
+    }
+    if (this.#oauth !== undefined) this.#oauth.pendingCode = undefined
+    await withDeadline(transport.finishAuth(code), { ms: this.plan.timeoutMs, phase: 'OAuth token request' })
+    return true
+  }
+
+  /** The OAuth provider of a remote server whose entry has `auth` (one per connection, kept across reconnects). */
+  #oauthProvider(plan: RemoteServerPlan): ToolkitOAuthProvider | undefined {
+    if (plan.auth === undefined) return undefined
+    this.#oauth ??= new ToolkitOAuthProvider({
+      server: this.name,
+      url: plan.url,
+      plan: plan.auth,
+      host: this.#options.oauth ?? {},
+      store: this.#options.tokenStore ?? memoryTokenStore(),
+      onSecret: (secret) => {
+        if (this.#secrets.includes(secret)) return
+        this.#secrets.push(secret)
+        this.#scrub = createSecretScrubber(this.#secrets)
+      },
+    })
+    return this.#oauth
   }
 
   async #listTools(client: Client): Promise<McpTool[]> {
@@ -568,6 +645,20 @@ export interface ConnectionOptions {
   /** A new tool list, after `notifications/tools/list_changed` or a reconnect. */
   onToolsChanged?: (tools: readonly McpTool[]) => void
   onWarning?: (message: string) => void
+  /** The host's OAuth pieces (redirect handler), for servers whose entry has `auth`. */
+  oauth?: OAuthOptions
+  /** Where this connection's OAuth tokens are kept; shared by the toolkit's servers. */
+  tokenStore?: OAuthTokenStore
+}
+
+/** The `default` of each property of an elicitation's requested schema. */
+function defaultsOf(schema: JSONSchema): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {}
+  if (!isRecord(schema.properties)) return defaults
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (isRecord(property) && property.default !== undefined) defaults[key] = property.default
+  }
+  return defaults
 }
 
 /** A tool result whose `structuredContent` is checked against the tool's declared output schema. */

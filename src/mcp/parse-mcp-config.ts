@@ -58,6 +58,27 @@ export interface RemoteServerPlan {
   timeoutMs: number
   tools: ToolFilter
   secrets: string[]
+  /** OAuth, when the entry has `auth`. */
+  auth?: OAuthPlan
+}
+
+/**
+ * How a remote server is authorized (the entry's `auth`, its values expanded): the grant, and a
+ * pre-registered client when `clientId` is given (otherwise the client registers itself dynamically).
+ *
+ * @example
+ * const plan: OAuthPlan = { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3cret' }
+ */
+export interface OAuthPlan {
+  grant: 'authorization_code' | 'client_credentials'
+  clientId?: string
+  clientSecret?: string
+  scope?: string
+  /** Where the authorization server sends the browser back to (authorization code only). */
+  redirectUrl?: string
+  /** A URL-shaped client id: the client metadata document the authorization server may fetch. */
+  clientMetadataUrl?: string
+  clientName?: string
 }
 
 /**
@@ -256,7 +277,63 @@ function planEnabledServer(
   if (rawUrl === undefined) throw new EntryProblem(`"type": "${String(entry.type)}" needs a "url"`)
   const url = parseUrl(expand(rawUrl, 'url', context, secrets))
   const headers = expandEach(stringMap(entry, 'headers'), 'headers', context, secrets)
-  return { kind: 'remote', name, url, protocol: type, headers, timeoutMs, tools, secrets }
+  const plan: RemoteServerPlan = {
+    kind: 'remote',
+    name,
+    url,
+    protocol: type,
+    headers,
+    timeoutMs,
+    tools,
+    secrets,
+  }
+  const auth = oauthPlanOf(entry, context, secrets)
+  if (auth !== undefined) plan.auth = auth
+  return plan
+}
+
+const GRANTS = new Set(['authorization_code', 'client_credentials'])
+
+/** The entry's `auth`; `clientSecret` is a secret even when written literally. */
+function oauthPlanOf(
+  entry: Record<string, unknown>,
+  context: EntryContext,
+  secrets: string[],
+): OAuthPlan | undefined {
+  const raw = entry.auth
+  if (raw === undefined) return undefined
+  if (!isRecord(raw)) throw new EntryProblem(`"auth" must be an object; got ${describe(raw)}`)
+  const field = (key: string): string | undefined => {
+    const value = optionalString(raw, key)
+    return value === undefined ? undefined : expand(value, `auth.${key}`, context, secrets)
+  }
+  const grant = optionalString(raw, 'grant') ?? 'authorization_code'
+  if (!GRANTS.has(grant)) {
+    throw new EntryProblem(
+      `"auth.grant" must be "authorization_code" or "client_credentials"; got ${describe(grant)}`,
+    )
+  }
+  const plan: OAuthPlan = { grant: grant as OAuthPlan['grant'] }
+  const keys = [
+    'clientId',
+    'clientSecret',
+    'scope',
+    'redirectUrl',
+    'clientMetadataUrl',
+    'clientName',
+  ] as const
+  for (const key of keys) {
+    const value = field(key)
+    if (value !== undefined) plan[key] = value
+  }
+  if (plan.clientSecret !== undefined) secrets.push(...secretPartsOf(plan.clientSecret))
+  if (
+    plan.grant === 'client_credentials' &&
+    (plan.clientId === undefined || plan.clientSecret === undefined)
+  ) {
+    throw new EntryProblem('"auth" with "grant": "client_credentials" needs "clientId" and "clientSecret"')
+  }
+  return plan
 }
 
 function serverType(entry: Record<string, unknown>): 'stdio' | 'streamable-http' | 'sse' {

@@ -18,6 +18,7 @@ import type {
   McpServerStatus,
   McpSource,
 } from '../mcp/mcp-source.js'
+import type { OAuthOptions } from '../mcp/oauth-options.js'
 import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
@@ -70,6 +71,11 @@ export interface ToolkitOptions {
   exposeMcpResources?: boolean
   /** Exposes each MCP server's prompts as a tool: `<server>_get_prompt`. @default false */
   exposeMcpPrompts?: boolean
+  /**
+   * OAuth for remote MCP servers whose `mcp.json` entry has `auth`: the handler that runs the browser
+   * step of the authorization code flow, the redirect URL, and where tokens are kept.
+   */
+  oauth?: OAuthOptions
 }
 
 /**
@@ -177,6 +183,7 @@ async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSour
     ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
     ...(options.exposeMcpResources !== undefined && { exposeResources: options.exposeMcpResources }),
     ...(options.exposeMcpPrompts !== undefined && { exposePrompts: options.exposeMcpPrompts }),
+    ...(options.oauth !== undefined && { oauth: options.oauth }),
   })
 }
 

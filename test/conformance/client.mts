@@ -1,0 +1,74 @@
+// The client the official MCP conformance suite drives: `<command> <server-url>`, with the scenario in
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials) in MCP_CONFORMANCE_CONTEXT. Everything it
+// does goes through a toolkit: connect, list, call each tool, answer elicitation, authorize with OAuth.
+import type { McpAuthConfig } from '../../src/index.js'
+import { createToolkit } from '../../src/index.js'
+
+const serverUrl = process.argv[2]
+if (serverUrl === undefined) throw new Error('usage: client.mts <server-url>')
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>
+const REDIRECT_URL = 'http://localhost:3000/callback'
+
+function authOf(): McpAuthConfig | undefined {
+  if (!scenario.startsWith('auth/')) return undefined
+  const { client_id: clientId, client_secret: clientSecret } = context
+  if (
+    scenario.startsWith('auth/client-credentials') &&
+    clientId !== undefined &&
+    clientSecret !== undefined
+  ) {
+    return { grant: 'client_credentials', clientId, clientSecret }
+  }
+  if (clientId !== undefined) {
+    return { clientId, redirectUrl: REDIRECT_URL, ...(clientSecret !== undefined && { clientSecret }) }
+  }
+  // Used as the client id only where the authorization server says it supports metadata documents.
+  return {
+    redirectUrl: REDIRECT_URL,
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  }
+}
+
+const warnings: string[] = []
+const auth = authOf()
+const toolkit = await createToolkit({
+  logger: { warn: (message) => warnings.push(message) },
+  mcpConfig: { mcpServers: { server: { url: serverUrl, timeout: 20_000, ...(auth && { auth }) } } },
+  // The test authorization servers approve at once: the code is in the redirect's Location.
+  oauth: {
+    redirectUrl: REDIRECT_URL,
+    onAuthorization: async ({ url }) => {
+      const response = await fetch(url, { redirect: 'manual' })
+      const code = new URL(response.headers.get('location') ?? '', url).searchParams.get('code')
+      if (code === null) throw new Error(`no code in the authorization redirect (HTTP ${response.status})`)
+      return { code }
+    },
+  },
+  // Accept with nothing filled in: every field takes the default the server gave.
+  onElicitation: () => ({ action: 'accept', content: {} }),
+})
+
+let failed = toolkit.mcpStatus().server !== 'connected'
+for (const tool of toolkit.tools()) {
+  const result = await toolkit.execute(tool.name, sampleArgs(tool.inputSchema))
+  if (result.isError) {
+    failed = true
+    console.error(`${tool.name}: ${result.output}`)
+  }
+}
+for (const warning of warnings) console.error(warning)
+await toolkit.close()
+process.exit(failed ? 1 : 0)
+
+/** Arguments that fit a simple schema: every required property with a value of its type. */
+function sampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>
+  const required = (schema.required ?? []) as string[]
+  const sample: Record<string, unknown> = {}
+  for (const name of required) {
+    const type = properties[name]?.type
+    sample[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'x'
+  }
+  return sample
+}
