@@ -6,15 +6,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-version="${CONFORMANCE_VERSION:-0.1.16}"
 node22="$(bash scripts/node22.sh)"
-suite_dir="${TMPDIR:-/tmp}/toolnexus-conformance-$version"
-if [ ! -x "$suite_dir/node_modules/.bin/conformance" ]; then
-  mkdir -p "$suite_dir"
-  (cd "$suite_dir" && PATH="$(dirname "$node22"):$PATH" npm install --no-audit --no-fund --no-save --silent \
-    "@modelcontextprotocol/conformance@$version" >/dev/null)
-fi
-conformance() { PATH="$(dirname "$node22"):$PATH" "$node22" "$suite_dir/node_modules/.bin/conformance" "$@"; }
+# The suite is a devDependency; its CLI runs on Node 22.
+cli="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+conformance() { PATH="$(dirname "$node22"):$PATH" "$node22" "$cli" "$@"; }
 
 # Enterprise flows outside what an mcp.json entry configures.
 declare -A SKIPPED=(
