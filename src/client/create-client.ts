@@ -56,7 +56,7 @@ export interface ClientOptions<Message> {
    * that passed through other hands cannot be forged. Give every instance the same secret.
    * @default none: states carry a plain digest that refuses accidental or careless changes
    */
-  secret?: string
+  secret?: string | undefined
 }
 
 /** A client over an AI SDK `LanguageModel`. */

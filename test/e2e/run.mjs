@@ -194,6 +194,26 @@ async function checkForgedHistory(url, path, toolName) {
 }
 
 /** Asks for a sum, then for its double: the second answer needs the first turn's tool result. */
+/**
+ * Asks for a deletion, waits for the tool card to ask for approval, clicks `button` and waits for the run
+ * to go on (useChat sends the answer by itself) until the card reaches `state`.
+ */
+async function approveOrDeny(page, { title, button, state }) {
+  await ask(page, `Delete the note ${title}`)
+  const waiting = page.locator('[data-tool="delete_note"][data-state="approval-requested"]').last()
+  await waiting.waitFor()
+  assert((await textOf(waiting)).includes(title), `the card shows the call's input: ${title}`)
+  const answered = await page.locator(`[data-tool="delete_note"][data-state="${state}"]`).count()
+  await waiting.getByRole('button', { name: button }).click()
+  await page.waitForFunction(
+    ({ selector, count }) =>
+      document.querySelectorAll(selector).length > count &&
+      document.querySelector('section.messages')?.getAttribute('data-status') === 'ready',
+    { selector: `[data-tool="delete_note"][data-state="${state}"]`, count: answered },
+    { timeout: 30_000 },
+  )
+}
+
 async function sumAndDouble(page) {
   await ask(page, 'What is 12 + 30?')
   await ask(page, 'Now double it')
@@ -317,6 +337,19 @@ async function main() {
         'the skill content is shown',
       )
       await page.screenshot({ path: join(shots, '05-skill.png') })
+    })
+
+    await timed('page: a tool that needs approval, approved in one run and denied in another', async () => {
+      await approveOrDeny(page, { title: 'groceries', button: 'Approve', state: 'output-available' })
+      assert(
+        (
+          await textOf(page.locator('[data-tool="delete_note"][data-state="output-available"]').last())
+        ).includes('Deleted the note “groceries”.'),
+        'the approved call ran',
+      )
+      await approveOrDeny(page, { title: 'taxes', button: 'Deny', state: 'output-denied' })
+      assert((await lastAssistantText(page)).includes('declined'), 'the model was told the user declined')
+      await page.screenshot({ path: join(shots, '05b-approvals.png') })
     })
 
     await timed('page: the edge route', async () => {

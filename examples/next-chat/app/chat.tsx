@@ -1,7 +1,13 @@
 'use client'
 
 import { useChat } from '@ai-sdk/react'
-import { DefaultChatTransport, getToolName, isToolUIPart, type UIMessage } from 'ai'
+import {
+  DefaultChatTransport,
+  getToolName,
+  isToolUIPart,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from 'ai'
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
 
 const ROUTES = {
@@ -26,6 +32,7 @@ const SUGGESTIONS = [
   'What time is it in Asia/Tokyo?',
   'Look up order A-1042',
   'Load the hello-world skill',
+  'Delete the note groceries',
 ]
 
 export function Chat(props: { modelLabel: string; nodeMode: ChatMode; nodeStore: 'redis' | 'memory' }) {
@@ -87,7 +94,15 @@ function Conversation(props: { route: RouteKey; mode: ChatMode; store: 'redis' |
     [api, mode],
   )
   // No fixed id: useChat makes a random one, so two browsers never share a stored conversation.
-  const { messages, sendMessage, status, error, stop } = useChat({ transport })
+  // Once every tool call waiting for approval is answered, the answers go to the route, which resumes.
+  const { messages, sendMessage, status, error, stop, addToolApprovalResponse } = useChat({
+    transport,
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  })
+  const answer = (id: string, approved: boolean) =>
+    void addToolApprovalResponse(
+      approved ? { id, approved } : { id, approved, reason: 'The user declined in the page.' },
+    )
   const [input, setInput] = useState('')
   const bottom = useRef<HTMLDivElement>(null)
   const busy = status === 'submitted' || status === 'streaming'
@@ -136,7 +151,7 @@ function Conversation(props: { route: RouteKey; mode: ChatMode; store: 'redis' |
           </div>
         )}
         {messages.map((message) => (
-          <Message key={message.id} message={message} />
+          <Message key={message.id} message={message} onAnswer={answer} />
         ))}
         {status === 'submitted' && <div className="thinking">Thinking…</div>}
         {error && (
@@ -167,7 +182,13 @@ function Conversation(props: { route: RouteKey; mode: ChatMode; store: 'redis' |
   )
 }
 
-function Message({ message }: { message: UIMessage }) {
+function Message({
+  message,
+  onAnswer,
+}: {
+  message: UIMessage
+  onAnswer: (approvalId: string, approved: boolean) => void
+}) {
   return (
     <article className={`message ${message.role}`} data-role={message.role}>
       {message.parts.map((part, index) => {
@@ -188,6 +209,8 @@ function Message({ message }: { message: UIMessage }) {
               input={part.input}
               output={part.state === 'output-available' ? part.output : undefined}
               errorText={part.state === 'output-error' ? part.errorText : undefined}
+              approvalId={part.state === 'approval-requested' ? part.approval.id : undefined}
+              onAnswer={onAnswer}
             />
           )
         }
@@ -203,11 +226,29 @@ function ToolCard(props: {
   input: unknown
   output: unknown
   errorText: string | undefined
+  /** Set while the call waits for the user's approval. */
+  approvalId: string | undefined
+  onAnswer: (approvalId: string, approved: boolean) => void
 }) {
-  const { name, state, input, output, errorText } = props
-  const status = state === 'output-error' ? 'failed' : state === 'output-available' ? 'done' : 'running'
+  const { name, state, input, output, errorText, approvalId, onAnswer } = props
+  const status =
+    state === 'output-error'
+      ? 'failed'
+      : state === 'output-available'
+        ? 'done'
+        : state === 'output-denied'
+          ? 'denied'
+          : state === 'approval-requested' || state === 'approval-responded'
+            ? 'waiting'
+            : 'running'
   return (
-    <div className={`tool ${status}`} data-testid="tool-call" data-tool={name} data-status={status}>
+    <div
+      className={`tool ${status}`}
+      data-testid="tool-call"
+      data-tool={name}
+      data-status={status}
+      data-state={state}
+    >
       <div className="tool-head">
         <span className="tool-icon" aria-hidden>
           ⚙
@@ -224,6 +265,18 @@ function ToolCard(props: {
             <pre>{formatValue(output)}</pre>
           </>
         )}
+        {approvalId !== undefined && (
+          <div className="approval">
+            <span>This tool waits for your approval.</span>
+            <button type="button" onClick={() => onAnswer(approvalId, true)}>
+              Approve
+            </button>
+            <button type="button" className="secondary" onClick={() => onAnswer(approvalId, false)}>
+              Deny
+            </button>
+          </div>
+        )}
+        {status === 'denied' && <div className="tool-label">declined: not run</div>}
         {status === 'failed' && (
           <>
             <div className="tool-label">error</div>

@@ -43,4 +43,20 @@ export const lookupOrder = defineTool({
   },
 })
 
+/**
+ * Deletes a note: a tool that must not run on the model's word alone. `needsApproval` makes the run wait
+ * for the person: the page shows Approve / Deny, and the run goes on with their answer.
+ */
+export const deleteNote = defineTool({
+  name: 'delete_note',
+  description: 'Deletes one of the user’s notes by its title. Asks the user first.',
+  inputSchema: {
+    type: 'object',
+    properties: { title: { type: 'string', description: 'The note’s title, e.g. "groceries"' } },
+    required: ['title'],
+  },
+  needsApproval: true,
+  execute: ({ title }) => `Deleted the note “${title}”.`,
+})
+
 export const nativeTools = [add, currentTime, lookupOrder]

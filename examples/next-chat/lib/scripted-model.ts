@@ -108,6 +108,9 @@ function planToolCalls(question: string, prompt: LanguageModelV4Prompt, names: s
   }
   const echo = /\becho\s+["“]?(.+?)["”]?\s*$/i.exec(question)
   if (echo && echoTool) calls.push({ toolName: echoTool, input: { message: echo[1] } })
+  const note = /\bdelete\b.*\bnote\b\s+["“]?([^"”]+?)["”]?\s*$/i.exec(question)
+  if (note && names.includes('delete_note'))
+    calls.push({ toolName: 'delete_note', input: { title: note[1] } })
   if (/\bskill\b/i.test(question) && names.includes('skill'))
     calls.push({ toolName: 'skill', input: { name: 'hello-world' } })
 

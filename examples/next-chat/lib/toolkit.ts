@@ -2,7 +2,7 @@
 // import, so `next build` starts no MCP server) and shared by every request after it.
 import path from 'node:path'
 import { createToolkit, type Toolkit } from 'toolnexus'
-import { nativeTools } from './native-tools'
+import { deleteNote, nativeTools } from './native-tools'
 
 let toolkit: Promise<Toolkit> | undefined
 
@@ -24,7 +24,8 @@ export function getToolkit(): Promise<Toolkit> {
     },
     skillsDir: path.join(process.cwd(), 'skills'),
     // `add` stays on the edge route; here the MCP server's get-sum adds.
-    tools: nativeTools.filter((tool) => tool.name !== 'add'),
+    // `delete_note` waits for the user's approval before it runs.
+    tools: [...nativeTools.filter((tool) => tool.name !== 'add'), deleteNote],
   }).catch((error: unknown) => {
     toolkit = undefined // let the next request try again
     throw error
