@@ -7,6 +7,8 @@ export default defineConfig({
     redis: 'src/redis/index.ts',
     postgres: 'src/postgres/index.ts',
     'mcp-server': 'src/mcp-server/index.ts',
+    // The `toolnexus` command (package.json `bin`); tsup keeps its shebang.
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

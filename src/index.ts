@@ -44,6 +44,15 @@ export {
   type GenAIClientOptions,
   type GenAIMessage,
 } from './client/create-client.js'
+// Checking tools against each provider's schema rules
+export {
+  DOCTOR_PROVIDERS,
+  type DoctorProvider,
+  type DoctorReport,
+  type DoctorToolReport,
+  type DoctorVerdict,
+  diagnoseTools,
+} from './doctor/doctor.js'
 // Errors
 export {
   AbortError,

@@ -3,6 +3,7 @@ import { toAnthropic } from '../adapters/convert-to-anthropic-tools.js'
 import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-tools.js'
 import { type ToOpenAIOptions, toOpenAI } from '../adapters/convert-to-openai-tools.js'
 import { attachSchemaLogger } from '../adapters/schema-warnings.js'
+import { type DoctorReport, diagnoseTools } from '../doctor/doctor.js'
 import { McpRequestError, ToolDefinitionError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
@@ -121,6 +122,11 @@ export interface Toolkit extends AsyncDisposable {
   /** Disconnects every MCP client and ends every child process the toolkit started. */
   close(): Promise<void>
   toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI>
+  /**
+   * Checks every tool against each provider's schema rules (Gemini, OpenAI, OpenAI strict, Anthropic): sent
+   * as it is, lowered (and what was lost), or refused (and why). Run it before you ship.
+   */
+  doctor(): DoctorReport
   toAnthropic(): ReturnType<typeof toAnthropic>
   toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini>
   toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK>
@@ -352,6 +358,10 @@ class DefaultToolkit implements Toolkit {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close()
+  }
+
+  doctor(): DoctorReport {
+    return diagnoseTools(this.#list)
   }
 
   toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI> {

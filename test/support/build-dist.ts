@@ -19,7 +19,7 @@ export async function buildDist(): Promise<string> {
     [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', outDir, '--no-dts'],
     {
       cwd: root,
-      timeout: 120_000,
+      timeout: 240_000,
     },
   )
   return outDir
