@@ -142,6 +142,8 @@ export interface SpecContentPart {
   providerExecuted?: boolean
   /** A tool defined at run time: the AI SDK accepts a provider-executed call of a tool it was not given. */
   dynamic?: boolean
+  /** A `tool-approval-request`'s id. */
+  approvalId?: string
   providerMetadata?: ProviderOptions
 }
 
@@ -164,6 +166,7 @@ export interface SpecStreamPart {
   input?: string
   providerExecuted?: boolean
   dynamic?: boolean
+  approvalId?: string
   providerMetadata?: ProviderOptions
   usage?: SpecUsage
   finishReason?: SpecFinishReason

@@ -1,12 +1,16 @@
 import type { LanguageModel } from 'ai'
+import { AnsweredApprovals } from '../approvals/answered-approvals.js'
 import { type ClientOptions, readSettings } from '../client/create-client.js'
 import { ConfigError } from '../errors.js'
-import { type LoopSettings, runLoop } from '../loop/run-loop.js'
+import type { ConsumedApprovals } from '../loop/approval-turn.js'
+import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
 import type { ModelToolCall } from '../loop/transport.js'
+import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { checkLanguageModel } from './ai-sdk-transport.js'
 import { convertProviderFormPrompt, TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import type {
+  JSONObject,
   ProviderOptions,
   SpecContentPart,
   SpecGenerateResult,
@@ -15,6 +19,7 @@ import type {
   SpecStreamPart,
   SpecStreamResult,
 } from './language-model-spec.js'
+import { type ApprovalAnswers, findApprovalAnswers } from './provider-form-approvals.js'
 import { type CallerOptions, ProviderFormTransport } from './provider-form-transport.js'
 
 /** A `LanguageModel` object (not a model id string), of any specification version `ai` accepts. */
@@ -57,13 +62,16 @@ export function withToolkit<Model extends LanguageModelObject>(
   const inner = checkLanguageModel(model)
   const { toolkit, ...clientOptions } = checkOptions(options)
   const settings = readSettings(clientOptions)
+  // Approval ids answered through this model: an answer sent again is refused as a replay.
+  const consumed = new AnsweredApprovals()
+  const callOf = (callOptions: unknown): WrappedCall =>
+    wrappedCall({ inner, toolkit, settings, consumed, callOptions: callOptions as CallerOptions })
   const wrapped: SpecLanguageModel & { supportedUrls?: unknown } = {
     specificationVersion: inner.specificationVersion,
     provider: inner.provider,
     modelId: inner.modelId,
-    doGenerate: (callOptions) =>
-      generate(wrappedCall(inner, toolkit, settings, callOptions as CallerOptions)),
-    doStream: (callOptions) => stream(wrappedCall(inner, toolkit, settings, callOptions as CallerOptions)),
+    doGenerate: (callOptions) => generate(callOf(callOptions)),
+    doStream: (callOptions) => stream(callOf(callOptions)),
   }
   // The AI SDK asks which URLs the provider downloads itself; the wrapper answers as its model does.
   const supportedUrls = (inner as { supportedUrls?: unknown }).supportedUrls
@@ -126,19 +134,18 @@ interface WrappedCall {
   inner: SpecLanguageModel
   toolkit: Toolkit
   settings: LoopSettings<SpecMessage>
+  consumed: ConsumedApprovals
   callOptions: CallerOptions
   /** The names of the caller's own tools: the loop leaves their calls to the AI SDK. */
   external: ReadonlySet<string>
+  /** The answers this call's prompt gives to a run the wrapper suspended earlier. */
+  answers: ApprovalAnswers | undefined
 }
 
-function wrappedCall(
-  inner: SpecLanguageModel,
-  toolkit: Toolkit,
-  settings: LoopSettings<SpecMessage>,
-  callOptions: CallerOptions,
-): WrappedCall {
+function wrappedCall(parts: Omit<WrappedCall, 'external' | 'answers'>): WrappedCall {
+  const { callOptions } = parts
   const external = new Set((callOptions.tools ?? []).map((tool) => tool.name))
-  return { inner, toolkit, settings, callOptions, external }
+  return { ...parts, external, answers: findApprovalAnswers(callOptions.prompt) }
 }
 
 function loopInput(
@@ -146,18 +153,31 @@ function loopInput(
   transport: ProviderFormTransport,
   mode: 'generate' | 'stream',
   stop?: AbortSignal,
-) {
+): LoopInput<SpecMessage> {
+  const { answers } = call
   return {
     transport,
     settings: call.settings,
     history: [],
-    prompt: convertProviderFormPrompt(call.callOptions.prompt),
+    prompt: answers === undefined ? convertProviderFormPrompt(call.callOptions.prompt) : [],
     toolkit: call.toolkit,
     signal: call.callOptions.abortSignal,
     externalTools: call.external,
     mode,
     ...(stop === undefined ? {} : { stop }),
+    // Answers go on with the suspended run: its sealed state holds the transcript the loop had.
+    ...(answers === undefined
+      ? {}
+      : { resume: { state: answers.state, approvals: answers.approvals, consumed: call.consumed } }),
   }
+}
+
+/** Reads the loop's records in order, one call at a time: a call without a record (waiting) reads none. */
+function recordsInOrder(
+  records: readonly ToolCallRecord[],
+): (toolCallId: string) => ToolCallRecord | undefined {
+  let next = 0
+  return (toolCallId) => (records[next]?.id === toolCallId ? records[next++] : undefined)
 }
 
 async function generate(call: WrappedCall): Promise<SpecGenerateResult> {
@@ -166,9 +186,17 @@ async function generate(call: WrappedCall): Promise<SpecGenerateResult> {
   let next = await events.next()
   while (next.done !== true) next = await events.next()
   const result = next.value
-  const { external } = call
+  const { external, answers } = call
   const content: SpecContentPart[] = []
-  const records = result.toolCalls[Symbol.iterator]()
+  const recordOf = recordsInOrder(result.toolCalls)
+  // The calls the answers released come first: approved ones ran, and are reported again beside their
+  // result (the AI SDK wants a step's results next to their calls); declined ones the AI SDK reports.
+  for (const id of answers?.callIds ?? []) {
+    const record = recordOf(id)
+    if (record === undefined || answers?.declined.has(id)) continue
+    content.push(toolCallPart({ id, name: record.name, input: record.args }, true, undefined))
+    content.push(toolResultPart(record))
+  }
   for (const inner of transport.calls) {
     const calls = inner.toolCalls[Symbol.iterator]()
     const own: ModelToolCall[] = []
@@ -182,12 +210,12 @@ async function generate(call: WrappedCall): Promise<SpecGenerateResult> {
       content.push(toolCallPart(toolCall, !external.has(toolCall.name), part.providerMetadata))
       if (!external.has(toolCall.name)) own.push(toolCall)
     }
-    // The loop records answered calls in the order it answered them: this call's own ones come next.
-    for (let answered = 0; answered < own.length; answered++) {
-      const record = records.next().value
+    for (const toolCall of own) {
+      const record = recordOf(toolCall.id)
       if (record !== undefined) content.push(toolResultPart(record))
     }
   }
+  if (result.status === 'suspended') content.push(...approvalParts(result, content))
   return {
     content,
     finishReason: transport.finishReason,
@@ -201,11 +229,52 @@ async function generate(call: WrappedCall): Promise<SpecGenerateResult> {
   }
 }
 
+/**
+ * What a suspended run reports: each waiting call's approval request, after its call. A waiting call that
+ * is not among `reported` (it waits since an earlier call of the model) is reported again, so that its
+ * request has its call. The first waiting call carries the run's sealed state, which comes back with it
+ * when the AI SDK sends the user's answers.
+ */
+function approvalParts(
+  result: SuspendedRunResult<SpecMessage>,
+  reported: SpecContentPart[],
+): SpecContentPart[] {
+  const parts: SpecContentPart[] = []
+  for (const [index, pending] of result.pending.entries()) {
+    let callPart = reported.find(
+      (part) => part.type === 'tool-call' && part.toolCallId === pending.toolCallId,
+    )
+    if (callPart === undefined) {
+      callPart = toolCallPart(
+        { id: pending.toolCallId, name: pending.toolName, input: pending.args },
+        true,
+        undefined,
+      )
+      parts.push(callPart)
+    }
+    if (index === 0)
+      callPart.providerMetadata = {
+        ...callPart.providerMetadata,
+        // A run state is plain JSON data by construction (sealed as such).
+        [TOOLNEXUS_MARK]: { state: result.state as unknown as JSONObject },
+      }
+    parts.push({
+      type: 'tool-approval-request',
+      approvalId: pending.approvalId,
+      toolCallId: pending.toolCallId,
+    })
+  }
+  return parts
+}
+
 async function stream(call: WrappedCall): Promise<SpecStreamResult> {
   const stop = new AbortController()
   let controller!: ReadableStreamDefaultController<SpecStreamPart>
   let open = true
+  // The calls reported in this stream, by id.
+  const reported = new Set<string>()
   const enqueue = (part: SpecStreamPart): void => {
+    if (part.type === 'tool-call' && part.toolCallId !== undefined) reported.add(part.toolCallId)
     if (open) controller.enqueue(part)
   }
   // Every call the loop answered is the toolkit's to report, a name it does not know included.
@@ -213,6 +282,9 @@ async function stream(call: WrappedCall): Promise<SpecStreamResult> {
   let started = false
   let streamedTurns = 0
   const callMetadata = new Map<string, ProviderOptions>()
+  // A turn's calls, held until the loop says which of them wait for approval.
+  const turnCalls: SpecContentPart[] = []
+  const waiting: SpecContentPart[] = []
   // The outer call answers once the first inner call has (its request and response headers are the
   // ones the AI SDK reads), or once the loop ended without one.
   let answered!: () => void
@@ -276,9 +348,29 @@ async function stream(call: WrappedCall): Promise<SpecStreamResult> {
         }
         if (event.type === 'tool-call') {
           const id = event.toolCallId
-          const call = { id, name: event.toolName, input: inputText(event.input) }
-          enqueue(toolCallPart(call, own(event.toolName), callMetadata.get(id)))
-        } else if (event.type === 'tool-result') {
+          turnCalls.push(
+            toolCallPart(
+              { id, name: event.toolName, input: event.input },
+              own(event.toolName),
+              callMetadata.get(id),
+            ),
+          )
+          continue
+        }
+        if (event.type === 'tool-approval-request') {
+          // Reported with its request once the run has its state, at the end of this turn.
+          const index = turnCalls.findIndex((part) => part.toolCallId === event.toolCallId)
+          if (index !== -1) waiting.push(...turnCalls.splice(index, 1))
+          continue
+        }
+        for (const part of turnCalls.splice(0)) enqueue(part)
+        if (event.type === 'tool-result') {
+          const released = call.answers?.calls.get(event.toolCallId)
+          if (released !== undefined && !reported.has(event.toolCallId)) {
+            // A call released by an approval: reported again beside its result.
+            const again = { id: event.toolCallId, name: released.toolName, input: released.args }
+            enqueue(toolCallPart(again, true, undefined))
+          }
           enqueue(
             toolResultPart({
               id: event.toolCallId,
@@ -288,8 +380,13 @@ async function stream(call: WrappedCall): Promise<SpecStreamResult> {
             }),
           )
         } else if (event.type === 'finish') {
+          if (event.result.status === 'suspended') {
+            for (const part of waiting) enqueue(part)
+            for (const part of approvalParts(event.result, waiting)) enqueue(part)
+          }
           enqueue(finishPart(transport, call.inner))
         }
+        // A declined call (`tool-output-denied`) is reported by the AI SDK itself.
       }
     } catch (error) {
       if (!started) enqueue({ type: 'stream-start', warnings: [] } as SpecStreamPart)
@@ -328,7 +425,7 @@ function inputText(input: unknown): string {
 
 /** A call as the wrapper reports it: the toolkit's as provider-executed, the caller's as an ordinary call. */
 function toolCallPart(
-  call: Pick<ModelToolCall, 'id' | 'name' | 'input'>,
+  call: { id: string; name: string; input: unknown },
   ownTool: boolean,
   providerMetadata: ProviderOptions | undefined,
 ): SpecContentPart {
