@@ -18,6 +18,7 @@ import {
   type ScriptStep,
   startScriptedServer,
 } from '../support/scripted-server.js'
+import { bodyOf } from './support.js'
 
 const servers: ScriptedServer[] = []
 afterEach(async () => {
@@ -122,7 +123,7 @@ describe('withToolkit approvals', () => {
         ['call_delete', 'deleted a.txt'],
       ])
       // The model's next request pairs both calls of the turn with their results, as it made them.
-      const messages = (server.requests[1]?.body as { messages: Array<Record<string, unknown>> }).messages
+      const messages = bodyOf<{ messages: Array<Record<string, unknown>> }>(server, 1).messages
       expect(messages.map((message) => message.role)).toStrictEqual(['user', 'assistant', 'tool', 'tool'])
       expect(messages.slice(2).map((message) => [message.tool_call_id, message.content])).toStrictEqual([
         ['call_delete', 'deleted a.txt'],
@@ -142,7 +143,7 @@ describe('withToolkit approvals', () => {
     })
     expect(deleted).toStrictEqual([])
     expect(second.text).toBe('All done.')
-    const sent = JSON.stringify(server.requests[1]?.body)
+    const sent = JSON.stringify(bodyOf(server, 1))
     expect(sent).toContain('The user declined this call to')
     expect(sent).toContain('Keep a.txt.')
   })

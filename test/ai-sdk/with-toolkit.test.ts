@@ -24,15 +24,9 @@ import {
   startScriptedServer,
   type WireProtocol,
 } from '../support/scripted-server.js'
+import { bodyOf } from './support.js'
 
 const servers: ScriptedServer[] = []
-
-/** The body of the endpoint's `index`-th request (the test fails plainly when there is none). */
-function bodyOf<Body>(server: ScriptedServer, index: number): Body {
-  const request = server.requests[index]
-  if (request === undefined) throw new Error(`the endpoint got no request #${index}`)
-  return request.body as Body
-}
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
