@@ -89,6 +89,20 @@ describe.runIf(available)('Redis store that is down', () => {
     await store.close()
   })
 
+  it('says so when the password is wrong, without showing it', async () => {
+    const server = await startRedisServer({ password: 'right-password' })
+    const store = createRedisStore({ url: `redis://:wrong-password-x@127.0.0.1:${server.port}` })
+    try {
+      const error = await store.load('c').catch((caught: unknown) => caught)
+      expect(StoreError.isInstance(error)).toBe(true)
+      expect((error as StoreError).message).toMatch(/^The Redis store could not connect: .*WRONGPASS/)
+      expect(inspect(error, { depth: 10 })).not.toContain('wrong-password-x')
+    } finally {
+      await store.close()
+      await server.stop()
+    }
+  })
+
   it('fails a save while Redis is gone, and the same store works again once Redis is back', async () => {
     const server = await startRedisServer({ password: 'pa55word-x' })
     const store = createRedisStore({ url: server.url })
