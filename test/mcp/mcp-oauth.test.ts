@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   createToolkit,
+  type McpAuthConfig,
   type OAuthCredentials,
   type OAuthOptions,
   type OAuthTokenStore,
@@ -52,7 +53,9 @@ async function toolkitFor(
   const recorder = recordingLogger()
   const toolkit = await createToolkit({
     logger: recorder.logger,
-    mcpConfig: { mcpServers: { secure: { url: fixture?.url, timeout: 10_000, auth } } },
+    mcpConfig: {
+      mcpServers: { secure: { url: fixture?.url ?? '', timeout: 10_000, auth: auth as McpAuthConfig } },
+    },
     oauth,
   })
   toolkits.push(toolkit)
