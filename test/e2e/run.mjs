@@ -214,6 +214,50 @@ async function approveOrDeny(page, { title, button, state }) {
   )
 }
 
+/** The MCP handshake against `endpoint` by hand (initialize, initialized, tools/list): the tool names. */
+async function mcpToolNames(endpoint) {
+  const post = async (body, session) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }),
+      },
+      body: JSON.stringify(body),
+    })
+    const text = await response.text()
+    // A streamable HTTP server may answer with JSON or with one SSE event carrying it.
+    const json = text.startsWith('{')
+      ? text
+      : text
+          .split('\n')
+          .find((line) => line.startsWith('data: '))
+          ?.slice(6)
+    return { response, message: json === undefined ? undefined : JSON.parse(json) }
+  }
+  const initialized = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+  })
+  const session = initialized.response.headers.get('mcp-session-id') ?? undefined
+  assert(
+    initialized.response.status === 200 && initialized.message?.result?.serverInfo?.name === 'next-chat',
+    `/api/mcp answers initialize: ${initialized.response.status} ${JSON.stringify(initialized.message)}`,
+  )
+  const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)
+  assert(
+    notified.response.status === 202,
+    `/api/mcp takes the initialized notification: ${notified.response.status}`,
+  )
+  const listed = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)
+  const tools = listed.message?.result?.tools
+  assert(Array.isArray(tools), `/api/mcp answers tools/list: ${JSON.stringify(listed.message)}`)
+  return tools.map((tool) => tool.name)
+}
+
 async function sumAndDouble(page) {
   await ask(page, 'What is 12 + 30?')
   await ask(page, 'Now double it')
@@ -435,6 +479,13 @@ async function main() {
         )
         const text = await good.text()
         assert(text.endsWith('data: [DONE]\n\n'), `${path} ends the stream with [DONE]`)
+      }
+    })
+
+    await timed('mcp: /api/mcp serves the toolkit (initialize, tools/list)', async () => {
+      const tools = await mcpToolNames(`${url}/api/mcp`)
+      for (const name of ['everything_echo', 'everything_get-sum']) {
+        assert(tools.includes(name), `/api/mcp lists ${name}: ${tools.join(', ')}`)
       }
     })
 
