@@ -103,6 +103,7 @@ describe('documentation snippets', () => {
           'toolnexus/next': ['src/next/index.ts'],
           'toolnexus/redis': ['src/redis/index.ts'],
           'toolnexus/postgres': ['src/postgres/index.ts'],
+          'toolnexus/mcp-server': ['src/mcp-server/index.ts'],
         },
       },
     )
