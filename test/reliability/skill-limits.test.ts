@@ -1,4 +1,4 @@
-// Skills have limits: a SKILL.md over 1 MB is skipped with a warning naming the limit (never read whole),
+// Skills have limits: a SKILL.md over 10 MB is skipped with a warning naming the limit (never read whole),
 // a link leaving the skills root into /proc or a large tree is not searched, and a skill's name cannot
 // break out of the `name="…"` attribute of its block.
 import { open } from 'node:fs/promises'
@@ -19,7 +19,7 @@ afterEach(async () => {
 })
 
 describe('skill limits', () => {
-  it('a 100 MB SKILL.md is skipped with a warning naming the 1 MB limit, the others load', async () => {
+  it('a 100 MB SKILL.md is skipped with a warning naming the 10 MB limit, the others load', async () => {
     const file = await tree.write('huge/SKILL.md', '---\nname: huge\ndescription: big\n---\n')
     // A sparse file: 100 MB to anyone reading it, nothing on disk.
     const handle = await open(file, 'r+')
@@ -29,7 +29,7 @@ describe('skill limits', () => {
     const before = process.memoryUsage().arrayBuffers
     await using tk = await createToolkit({ logger, skillsDir: tree.root })
     expect(warnings).toStrictEqual([
-      `Skipped skill ${file}: the file is larger than 1 MB, the limit for a SKILL.md.`,
+      `Skipped skill ${file}: the file is larger than 10 MB, the limit for a SKILL.md.`,
     ])
     expect(tk.skillsPrompt()).toContain('- **small**: fine')
     expect(tk.skillsPrompt()).not.toContain('huge')
