@@ -31,7 +31,8 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicTool[] {
 }
 
 /**
- * The schema with its top-level property names in the form Anthropic takes (it checks the root's keys and
+ * The schema with an object root (`type: 'object'` added when it is missing) and its top-level property
+ * names in the form Anthropic takes (it checks the root's keys and
  * answers 400 for `filter[id]` or a 65-character name): a renamed copy when a name needs it, else the schema
  * itself. The toolkit maps the renamed names back before it validates a call.
  *
@@ -39,6 +40,8 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicTool[] {
  * withSendableNames({ type: 'object', properties: { 'filter[id]': { type: 'string' } } }).properties // { filter_id_: … }
  */
 export function withSendableNames(schema: JSONSchema): JSONSchema {
+  // Many MCP servers leave `type` out of the root; Anthropic and OpenAI insist on `type: 'object'` there.
+  if (schema.type === undefined) return withSendableNames({ type: 'object', ...schema })
   const properties = schema.properties
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return schema
   const names = renamedProperties(Object.keys(properties))

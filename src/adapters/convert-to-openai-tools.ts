@@ -57,11 +57,21 @@ export function toOpenAI(tools: readonly Tool[], options: ToOpenAIOptions = {}):
       (tool) =>
         ({
           type: 'function',
-          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          function: {
+            name: tool.name,
+            description: tool.description,
+            parameters: objectRoot(tool.inputSchema),
+          },
         }) satisfies OpenAITool,
     )
   }
   return tools.map((tool) => strictTool(tool, options.logger))
+}
+
+// Many MCP servers leave `type` out of the root; OpenAI refuses a function whose parameters are not
+// `type: 'object'`.
+function objectRoot(schema: JSONSchema): JSONSchema {
+  return schema.type === undefined ? { type: 'object', ...schema } : schema
 }
 
 function strictTool(tool: Tool, logger: Logger | undefined): OpenAITool {

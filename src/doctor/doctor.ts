@@ -95,10 +95,12 @@ function geminiVerdict(schema: JSONSchema): DoctorVerdict {
 
 // OpenAI's function parameters must be an object schema; toOpenAI sends the schema unchanged.
 function openAIVerdict(schema: JSONSchema): DoctorVerdict {
-  if (!isRecord(schema) || schema.type !== 'object') {
+  if (!isRecord(schema) || (schema.type !== undefined && schema.type !== 'object')) {
     return { status: 'refused', reasons: ['the root is not type "object"'] }
   }
-  return { status: 'as-is' }
+  return schema.type === undefined
+    ? { status: 'lowered', lost: ['nothing (type: object added to the root)'] }
+    : { status: 'as-is' }
 }
 
 function strictVerdict(schema: JSONSchema): DoctorVerdict {
@@ -114,14 +116,16 @@ function strictVerdict(schema: JSONSchema): DoctorVerdict {
 }
 
 function anthropicVerdict(schema: JSONSchema): DoctorVerdict {
-  if (!isRecord(schema) || schema.type !== 'object') {
+  if (!isRecord(schema) || (schema.type !== undefined && schema.type !== 'object')) {
     return { status: 'refused', reasons: ['the root is not type "object"'] }
   }
   const names = isRecord(schema.properties) ? Object.keys(schema.properties) : []
   const renamed = names.filter((name) => !PROPERTY_NAME_PATTERN.test(name))
-  return renamed.length === 0
-    ? { status: 'as-is' }
-    : { status: 'lowered', lost: renamed.map((name) => `renamed ${name}`) }
+  const lost = [
+    ...(schema.type === undefined ? ['nothing (type: object added to the root)'] : []),
+    ...renamed.map((name) => `renamed ${name}`),
+  ]
+  return lost.length === 0 ? { status: 'as-is' } : { status: 'lowered', lost }
 }
 
 // JSON text with keys sorted, so that two schemas saying the same compare equal.
