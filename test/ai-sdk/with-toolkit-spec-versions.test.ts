@@ -3,29 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { withToolkit } from '../../src/ai-sdk/with-toolkit.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, aiMajor } from '../loop/support.js'
+import { type SpecVersion, specFinishReason, specUsage, streamOf } from '../support/spec-results.js'
 
-type Version = 'v2' | 'v3' | 'v4'
-
-function usage(version: Version, input: number, output: number): unknown {
-  return version === 'v2'
-    ? { inputTokens: input, outputTokens: output, totalTokens: input + output }
-    : {
-        inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-        outputTokens: { total: output, text: output, reasoning: undefined },
-      }
-}
-
-function finishReason(version: Version, unified: string): unknown {
-  return version === 'v2' ? unified : { unified, raw: unified }
-}
-
-const streamOf = (parts: unknown[]) =>
-  new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part)
-      controller.close()
-    },
-  })
+type Version = SpecVersion
+const usage = specUsage
+const finishReason = specFinishReason
 
 /**
  * A model of one specification version: it calls `add` until the prompt holds a tool result, then

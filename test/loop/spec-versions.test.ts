@@ -5,30 +5,12 @@ import { createClient } from '../../src/client/create-client.js'
 import { ConfigError, ModelCallError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { type SpecVersion, specFinishReason, specUsage, streamOf } from '../support/spec-results.js'
 import { addTool, aiMajor } from './support.js'
 
-type Version = 'v2' | 'v3' | 'v4'
-
-function usage(version: Version, input: number, output: number): unknown {
-  return version === 'v2'
-    ? { inputTokens: input, outputTokens: output, totalTokens: input + output }
-    : {
-        inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-        outputTokens: { total: output, text: output, reasoning: undefined },
-      }
-}
-
-function finishReason(version: Version, unified: string): unknown {
-  return version === 'v2' ? unified : { unified, raw: unified }
-}
-
-const streamOf = (parts: unknown[]) =>
-  new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part)
-      controller.close()
-    },
-  })
+type Version = SpecVersion
+const usage = specUsage
+const finishReason = specFinishReason
 
 /** Turn 1 reasons (signed), then calls `add`; turn 2 answers. The same in every spec version's shape. */
 function generateResults(version: Version): unknown[] {
