@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   createToolkit,
   type McpAuthConfig,
-  type OAuthCredentials,
   type OAuthOptions,
   type OAuthTokenStore,
   type Toolkit,
@@ -28,8 +27,8 @@ async function approve({ url }: { url: URL }): Promise<{ code: string }> {
   return { code: location.searchParams.get('code') ?? '' }
 }
 
-function recordingStore(): OAuthTokenStore & { saved: Map<string, OAuthCredentials> } {
-  const saved = new Map<string, OAuthCredentials>()
+function recordingStore(): OAuthTokenStore & { saved: Map<string, Parameters<OAuthTokenStore['set']>[1]> } {
+  const saved = new Map<string, Parameters<OAuthTokenStore['set']>[1]>()
   return {
     saved,
     get: (key) => saved.get(key),
