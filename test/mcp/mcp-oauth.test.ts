@@ -41,14 +41,7 @@ function recordingStore(): OAuthTokenStore & { saved: Map<string, Parameters<OAu
   }
 }
 
-async function toolkitFor(
-  auth: Record<string, unknown>,
-  oauth: Parameters<typeof createToolkit>[0] extends infer O
-    ? O extends { oauth?: infer A }
-      ? A
-      : never
-    : never,
-) {
+async function toolkitFor(auth: Record<string, unknown>, oauth: OAuthOptions) {
   const recorder = recordingLogger()
   const toolkit = await createToolkit({
     logger: recorder.logger,
