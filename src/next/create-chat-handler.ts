@@ -10,12 +10,7 @@
 // In both, client `system` messages are dropped and client `providerMetadata` never reaches a provider.
 import type { ModelMessage, UIMessage } from 'ai'
 import type { ApprovalResponse, RunState } from '../approvals/run-state.js'
-import {
-  claimSuspension,
-  type StoredSuspension,
-  saveResumed,
-  toStoredSuspension,
-} from '../approvals/stored-suspension.js'
+import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
 import type { Awaitable, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
 import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
