@@ -37,26 +37,78 @@ export class ToolDefinitionError extends ToolnexusError {
   protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ToolDefinitionError')
 }
 
-/** Wrong configuration (an `mcp.json`, a skills folder, client options). The message says what to change. */
+/**
+ * Wrong configuration (an `mcp.json`, a skills folder, client or handler options). The message says what
+ * to change; `file` and `field` say where, when there is a file or a single field to point at.
+ *
+ * @example
+ * try { await createToolkit({ mcpConfig: './mcp.json' }) }
+ * catch (error) { if (ConfigError.isInstance(error)) console.error(error.file, error.field, error.message) }
+ */
 export class ConfigError extends ToolnexusError {
   protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ConfigError')
-}
+  /** The configuration file at fault (an `mcp.json`'s absolute path), when the configuration came from one. */
+  readonly file: string | undefined
+  /** The option or config key at fault, as a path: `'maxTurns'`, `'mcpServers'`. */
+  readonly field: string | undefined
 
-/** A model call that failed for good (after retries), with the provider's error as `cause`. */
-export class ModelCallError extends ToolnexusError {
-  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ModelCallError')
+  constructor(message: string, options: { cause?: unknown; file?: string; field?: string } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.file = options.file
+    this.field = options.field
+  }
 }
 
 /**
+ * A model call that failed for good (after retries), with the provider's error as `cause`.
+ *
+ * @example
+ * try { await client.run('Hi') }
+ * catch (error) { if (ModelCallError.isInstance(error) && error.statusCode === 401) console.error('check the API key') }
+ */
+export class ModelCallError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ModelCallError')
+  /** The provider's HTTP status of the last attempt (`429`, `500`, …); undefined when there was no answer. */
+  readonly statusCode: number | undefined
+  /** Model calls made for this turn, the first one included (`1` + the retries). */
+  readonly attempts: number
+
+  constructor(message: string, options: { cause?: unknown; statusCode?: number; attempts?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.statusCode = options.statusCode
+    this.attempts = options.attempts ?? 1
+  }
+}
+
+/**
+ * Why a run was aborted: its `signal` (`'aborted'`), its `timeoutMs` (`'timeout'`), or its stream was
+ * closed before the run finished (`'stream-closed'`: the caller stopped reading).
+ */
+export type AbortReason = 'aborted' | 'timeout' | 'stream-closed'
+
+/**
  * The run was aborted by its `signal` or its `timeoutMs`. `name` is `'AbortError'`, like the DOM's, so
- * code that checks `error.name === 'AbortError'` keeps working.
+ * code that checks `error.name === 'AbortError'` keeps working; `reason` tells the cases apart.
+ *
+ * @example
+ * try { await client.run('Summarize', { toolkit, signal }) }
+ * catch (error) { if (AbortError.isInstance(error) && error.reason === 'timeout') console.error('too slow') }
  */
 export class AbortError extends ToolnexusError {
   protected static override readonly marker: symbol = Symbol.for('toolnexus.error.AbortError')
+  /** What stopped the run. */
+  readonly reason: AbortReason
+  /** The run's `timeoutMs`, when `reason` is `'timeout'`. */
+  readonly timeoutMs: number | undefined
 
-  constructor(message = 'The run was aborted.', options?: { cause?: unknown }) {
-    super(message, options)
+  constructor(
+    message = 'The run was aborted.',
+    options: { cause?: unknown; reason?: AbortReason; timeoutMs?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'AbortError'
+    this.reason = options.reason ?? 'aborted'
+    this.timeoutMs = options.timeoutMs
   }
 }
 

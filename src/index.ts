@@ -56,6 +56,7 @@ export {
 // Errors
 export {
   AbortError,
+  type AbortReason,
   ApprovalError,
   type ApprovalErrorCode,
   ConfigError,

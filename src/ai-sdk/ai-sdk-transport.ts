@@ -46,6 +46,7 @@ export function resolveLanguageModel(model: LanguageModel): SpecLanguageModel | 
     if (model.trim() === '') {
       throw new ConfigError(
         '`model` is an empty string: pass a model id like "openai/gpt-5-mini" or a model object.',
+        { field: 'model' },
       )
     }
     return resolveModelId(model)
@@ -71,11 +72,13 @@ export function checkLanguageModel(model: unknown): SpecLanguageModel {
   if (typeof candidate !== 'object' || candidate === null || typeof candidate.doGenerate !== 'function') {
     throw new ConfigError(
       '`model` must be an AI SDK LanguageModel (like `openai("gpt-5-mini")`) or a model id string.',
+      { field: 'model' },
     )
   }
   if (!SPEC_VERSIONS.has(String(candidate.specificationVersion))) {
     throw new ConfigError(
       `\`model\` implements LanguageModel specification ${String(candidate.specificationVersion)}; toolnexus needs v2, v3 or v4. Upgrade the provider package (for example @ai-sdk/openai) to a current major.`,
+      { field: 'model' },
     )
   }
   return candidate as SpecLanguageModel
@@ -231,7 +234,8 @@ export function classifyAISDKError(error: unknown): RetryAdvice {
     statusCode?: unknown
     responseHeaders?: unknown
   }
-  if (typeof isRetryable !== 'boolean') return { retryable: false }
+  const status = typeof statusCode === 'number' ? { statusCode } : {}
+  if (typeof isRetryable !== 'boolean') return { retryable: false, ...status }
   const clientError =
     typeof statusCode === 'number' &&
     statusCode >= 400 &&
@@ -241,6 +245,7 @@ export function classifyAISDKError(error: unknown): RetryAdvice {
   return {
     retryable: isRetryable && !clientError,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...status,
   }
 }
 

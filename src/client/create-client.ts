@@ -190,6 +190,7 @@ export function createClient(
   if (options.model === undefined || options.model === null) {
     throw new ConfigError(
       '`model` is missing: pass an AI SDK model like openai("gpt-5-mini"), a model id string like "openai/gpt-5-mini", or { genai, model: "gemini-2.5-flash" } for @google/genai.',
+      { field: 'model' },
     )
   }
   const model = resolveLanguageModel(options.model)
@@ -207,6 +208,7 @@ function checkGenAI(genai: unknown, model: unknown): void {
   if (typeof models?.generateContent !== 'function' || typeof models.generateContentStream !== 'function') {
     throw new ConfigError(
       '`genai` must be a GoogleGenAI instance from @google/genai: new GoogleGenAI({ apiKey }).',
+      { field: 'genai' },
     )
   }
   if (typeof model !== 'string' || model.trim() === '') {
@@ -379,14 +381,18 @@ function checkRunOptions<Message>(prompt: string | Message[], options: RunOption
     toolkit !== undefined &&
     (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function')
   ) {
-    throw new ConfigError('`toolkit` must be a Toolkit from createToolkit(...).')
+    throw new ConfigError('`toolkit` must be a Toolkit from createToolkit(...).', { field: 'toolkit' })
   }
   if (history !== undefined && !Array.isArray(history)) {
-    throw new ConfigError('`history` must be an array of messages, like a previous result.messages.')
+    throw new ConfigError('`history` must be an array of messages, like a previous result.messages.', {
+      field: 'history',
+    })
   }
   // Checked by shape: a signal from another realm (Next's edge runtime) fails `instanceof`.
   if (signal !== undefined && !isAbortSignalLike(signal)) {
-    throw new ConfigError('`signal` must be an AbortSignal, like AbortSignal.timeout(30_000).')
+    throw new ConfigError('`signal` must be an AbortSignal, like AbortSignal.timeout(30_000).', {
+      field: 'signal',
+    })
   }
 }
 
@@ -418,10 +424,12 @@ export function readSettings<Message>(
     toolConcurrency = DEFAULT_TOOL_CONCURRENCY,
   } = options
   if (system !== undefined && typeof system !== 'string') {
-    throw new ConfigError('`system` must be a string (the system prompt).')
+    throw new ConfigError('`system` must be a string (the system prompt).', { field: 'system' })
   }
   if (!Number.isInteger(maxTurns) || maxTurns < 1) {
-    throw new ConfigError(`\`maxTurns\` must be a whole number of at least 1; got ${String(maxTurns)}.`)
+    throw new ConfigError(`\`maxTurns\` must be a whole number of at least 1; got ${String(maxTurns)}.`, {
+      field: 'maxTurns',
+    })
   }
   if (
     timeoutMs !== undefined &&
@@ -429,6 +437,7 @@ export function readSettings<Message>(
   ) {
     throw new ConfigError(
       `\`timeoutMs\` must be a positive number of milliseconds; got ${String(timeoutMs)}.`,
+      { field: 'timeoutMs' },
     )
   }
   if (
@@ -439,11 +448,13 @@ export function readSettings<Message>(
   ) {
     throw new ConfigError(
       `\`toolConcurrency\` must be a whole number of at least 1 (or Infinity); got ${String(toolConcurrency)}.`,
+      { field: 'toolConcurrency' },
     )
   }
   if (typeof hooks !== 'object' || hooks === null) {
     throw new ConfigError(
       '`hooks` must be an object of functions: { beforeModel, afterModel, beforeTool, afterTool }.',
+      { field: 'hooks' },
     )
   }
   for (const name of ['beforeModel', 'afterModel', 'beforeTool', 'afterTool'] as const) {
@@ -455,6 +466,7 @@ export function readSettings<Message>(
   if (secret !== undefined && (typeof secret !== 'string' || secret.length < 16)) {
     throw new ConfigError(
       '`secret` must be a string of at least 16 characters (32 random bytes in base64 is a good one), the same on every instance.',
+      { field: 'secret' },
     )
   }
   return {
@@ -472,21 +484,27 @@ export function readSettings<Message>(
 function readTelemetry(telemetry: TelemetryOptions | undefined): Promise<LoopTelemetry> | undefined {
   if (telemetry === undefined) return undefined
   if (typeof telemetry !== 'object' || telemetry === null) {
-    throw new ConfigError('`telemetry` must be an object: { tracer?, meter?, recordContent? }.')
+    throw new ConfigError('`telemetry` must be an object: { tracer?, meter?, recordContent? }.', {
+      field: 'telemetry',
+    })
   }
   const { tracer, meter, recordContent } = telemetry
   if (tracer !== undefined && typeof tracer?.startSpan !== 'function') {
     throw new ConfigError(
       '`telemetry.tracer` must be an OpenTelemetry Tracer, like trace.getTracer("my-app").',
+      { field: 'telemetry.tracer' },
     )
   }
   if (meter !== undefined && typeof meter?.createHistogram !== 'function') {
     throw new ConfigError(
       '`telemetry.meter` must be an OpenTelemetry Meter, like metrics.getMeter("my-app").',
+      { field: 'telemetry.meter' },
     )
   }
   if (recordContent !== undefined && typeof recordContent !== 'boolean') {
-    throw new ConfigError('`telemetry.recordContent` must be true or false.')
+    throw new ConfigError('`telemetry.recordContent` must be true or false.', {
+      field: 'telemetry.recordContent',
+    })
   }
   // Loaded on demand: @opentelemetry/api is an optional peer, and a client without telemetry pays nothing.
   const loaded = import('../telemetry/create-open-telemetry.js').then(
@@ -509,12 +527,14 @@ function readRetry(retries: number | RetryOptions | undefined): RetryPolicy {
   if (typeof given !== 'object' || given === null) {
     throw new ConfigError(
       '`retries` must be a number of retries or { maxRetries, initialDelayMs, maxDelayMs }.',
+      { field: 'retries' },
     )
   }
   const policy = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(given) }
   if (!Number.isInteger(policy.maxRetries) || policy.maxRetries < 0) {
     throw new ConfigError(
       `\`retries\` must be a whole number of 0 or more; got ${String(policy.maxRetries)}.`,
+      { field: 'retries' },
     )
   }
   for (const key of ['initialDelayMs', 'maxDelayMs'] as const) {
@@ -540,6 +560,7 @@ function readStore<Message>(store: ConversationStore<Message> | undefined): Conv
   ) {
     throw new ConfigError(
       '`store` must have load(id), save(id, record, expectedVersion) and delete(id), like new InMemoryConversationStore() or createRedisStore({ url }) from toolnexus/redis. (A store with get(id) and save(id, messages) is the older form: its save must now be a compare-and-set.)',
+      { field: 'store' },
     )
   }
   return store

@@ -33,9 +33,13 @@ export function classifyGenAIError(error: unknown): RetryAdvice {
   }
   const status = readStatus(error)
   if (status !== undefined) {
-    if (status !== 408 && status !== 409 && status !== 429 && status < 500) return { retryable: false }
+    if (status !== 408 && status !== 409 && status !== 429 && status < 500) {
+      return { retryable: false, statusCode: status }
+    }
     const retryAfterMs = readRetryAfterHeader(error) ?? readRetryDelay(error.message)
-    return retryAfterMs === undefined ? { retryable: true } : { retryable: true, retryAfterMs }
+    return retryAfterMs === undefined
+      ? { retryable: true, statusCode: status }
+      : { retryable: true, retryAfterMs, statusCode: status }
   }
   return { retryable: isNetworkError(error) }
 }

@@ -392,16 +392,24 @@ async function afterFailure<Message>(options: {
     advice = { retryable: false }
   }
   if (partial || !advice.retryable || attempt >= policy.maxRetries) {
-    if (ModelCallError.isInstance(error)) throw error
-    const tries = attempt + 1
+    const attempts = attempt + 1
+    const { statusCode } = advice
+    if (ModelCallError.isInstance(error)) {
+      if (error.attempts === attempts) throw error
+      throw new ModelCallError(error.message, { cause: error.cause, attempts, ...statusOf(error.statusCode) })
+    }
     throw new ModelCallError(
-      `The model call failed${tries > 1 ? ` after ${tries} attempts` : ''}: ${errorMessage(error)}`,
-      { cause: error },
+      `The model call failed${attempts > 1 ? ` after ${attempts} attempts` : ''}: ${errorMessage(error)}`,
+      { cause: error, attempts, ...statusOf(statusCode) },
     )
   }
   await sleep(retryDelay({ attempt, policy, retryAfterMs: advice.retryAfterMs }), scope.signal, () =>
     scope.abortError(),
   )
+}
+
+function statusOf(statusCode: number | undefined): { statusCode?: number } {
+  return statusCode === undefined ? {} : { statusCode }
 }
 
 interface PreparedCall {

@@ -44,14 +44,24 @@ export class RunScope {
     this.#stop = stop
     this.#onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal?.reason }))
     this.#onStop = () =>
-      this.abort(new AbortError('The run was stopped: its stream was closed before the run finished.'))
+      this.abort(
+        new AbortError('The run was stopped: its stream was closed before the run finished.', {
+          reason: 'stream-closed',
+        }),
+      )
     if (signal?.aborted) this.#onOuterAbort()
     else signal?.addEventListener('abort', this.#onOuterAbort, { once: true })
     stop?.addEventListener('abort', this.#onStop, { once: true })
     this.#timer =
       timeoutMs === undefined
         ? undefined
-        : setTimeout(() => this.abort(new AbortError(`The run timed out after ${timeoutMs} ms.`)), timeoutMs)
+        : setTimeout(
+            () =>
+              this.abort(
+                new AbortError(`The run timed out after ${timeoutMs} ms.`, { reason: 'timeout', timeoutMs }),
+              ),
+            timeoutMs,
+          )
   }
 
   /** The signal handed to every tool (aborted too when a run fails midway). */

@@ -60,6 +60,8 @@ export interface RetryAdvice {
   retryable: boolean
   /** The provider's `Retry-After`, in milliseconds, when it sent one in whole seconds. */
   retryAfterMs?: number
+  /** The provider's HTTP status, when the call got an answer. */
+  statusCode?: number
 }
 
 /**

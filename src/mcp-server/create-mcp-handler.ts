@@ -62,13 +62,18 @@ export function createMcpHandler(toolkit: Toolkit, options: McpHandlerOptions = 
   const { sessions = 'stateful', allowedHosts, maxSessions = DEFAULT_MAX_SESSIONS } = options
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
   if (sessions !== 'stateful' && sessions !== 'stateless') {
-    throw new ConfigError('`sessions` must be "stateful" or "stateless".')
+    throw new ConfigError('`sessions` must be "stateful" or "stateless".', { field: 'sessions' })
   }
   if (!(Number.isInteger(maxSessions) && maxSessions >= 1)) {
-    throw new ConfigError(`\`maxSessions\` must be a whole number of at least 1; got ${String(maxSessions)}.`)
+    throw new ConfigError(
+      `\`maxSessions\` must be a whole number of at least 1; got ${String(maxSessions)}.`,
+      { field: 'maxSessions' },
+    )
   }
   if (!(typeof sessionIdleMs === 'number' && sessionIdleMs > 0)) {
-    throw new ConfigError(`\`sessionIdleMs\` must be a positive number; got ${String(sessionIdleMs)}.`)
+    throw new ConfigError(`\`sessionIdleMs\` must be a positive number; got ${String(sessionIdleMs)}.`, {
+      field: 'sessionIdleMs',
+    })
   }
   const hostCheck = allowedHosts === undefined ? undefined : hostChecker(allowedHosts)
   const serve =
@@ -156,7 +161,9 @@ function statefulHandler(
 /** A check of `Host` and `Origin` against the allowed hosts, answering 403 when either names another. */
 function hostChecker(allowedHosts: readonly string[]): (request: Request) => Response | undefined {
   if (!Array.isArray(allowedHosts) || allowedHosts.some((host) => typeof host !== 'string' || host === '')) {
-    throw new ConfigError('`allowedHosts` must be an array of host names, like ["localhost", "127.0.0.1"].')
+    throw new ConfigError('`allowedHosts` must be an array of host names, like ["localhost", "127.0.0.1"].', {
+      field: 'allowedHosts',
+    })
   }
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()))
   const fits = (host: string): boolean => {

@@ -1,5 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
 import { McpRequestError } from '../errors.js'
+import { didYouMean, listNames } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
@@ -115,8 +116,14 @@ export async function loadMcpSource(
   await Promise.all(
     connected.map(async (server) => {
       try {
+        const started = performance.now()
         const listed = await server.connection.open()
         server.tools = exposedTools(server.connection, listed, server.connection.plan.tools, options)
+        const state = server.connection.state
+        const transport = state.status === 'connected' ? ` over ${state.transport}` : ''
+        logger.info?.(
+          `connected ${server.name}: ${server.tools.length} tools in ${Math.round(performance.now() - started)} ms${transport}`,
+        )
       } catch (error) {
         logger.warn(`MCP server "${server.name}" failed: ${errorMessage(error)}`)
       }
@@ -245,8 +252,18 @@ function toTools(
   const server = connection.name
   const offered = new Set(listed.map((tool) => tool.name))
   for (const name of [...(filter.allow ?? []), ...filter.drop]) {
-    if (!offered.has(name))
-      logger.warn(`MCP server "${server}" has no tool "${name}" (named in its "tools").`)
+    if (offered.has(name)) continue
+    const guess = didYouMean(name, offered)
+    logger.warn(
+      `MCP server "${server}" has no tool "${name}" (named in its "tools").${guess === undefined ? '' : ` Did you mean "${guess}"?`} It offers ${listNames([...offered])}.`,
+    )
+  }
+  if (
+    filter.allow !== undefined &&
+    listed.length > 0 &&
+    !listed.some((tool) => filter.allow?.has(tool.name))
+  ) {
+    logger.warn(`MCP server "${server}" loads no tools: its "tools" allows none of the tools it offers.`)
   }
   const byExposedName = new Map<string, string>()
   const tools: Tool[] = []

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
+import { didYouMean } from '../shared/did-you-mean.js'
 import { expandEnvVars } from '../shared/expand-env-vars.js'
 import { isRecord } from '../shared/is-record.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
@@ -121,13 +122,28 @@ export interface ParseMcpConfigOptions {
 }
 
 const SECTIONS = ['mcpServers', 'servers', 'mcp'] as const
+/** The keys a server entry may have; a key close to one of these is most likely a typo of it. */
+const SERVER_KEYS = [
+  'type',
+  'command',
+  'args',
+  'env',
+  'environment',
+  'cwd',
+  'url',
+  'headers',
+  'enabled',
+  'disabled',
+  'timeout',
+  'tools',
+]
 const LOCAL_TYPES = new Set(['local', 'stdio'])
 const STREAMABLE_TYPES = new Set(['remote', 'http', 'streamable-http', 'streamablehttp'])
 
 /**
- * Reads an `mcp.json` (a path, relative to `cwd`, or the parsed object) and checks it. A config that cannot
- * be read or has the wrong shape throws a `ConfigError` naming the file and the field; a bad server entry
- * only makes that server `invalid`.
+ * Reads an `mcp.json` (a path, relative to `cwd`; its JSON text, when the string starts with `{`; or the
+ * parsed object) and checks it. A config that cannot be read or has the wrong shape throws a
+ * `ConfigError` naming the file and the field; a bad server entry only makes that server `invalid`.
  *
  * @example
  * const { servers } = await readMcpConfig('./mcp.json')
@@ -140,6 +156,14 @@ export async function readMcpConfig(
   const cwd = options.cwd ?? process.cwd()
   const env = options.env ?? process.env
   if (typeof config !== 'string') return parseMcpConfig(config, { origin: 'mcpConfig', baseDir: cwd, env })
+  // No file name starts with `{`: such a string is the config's own text (as other ports accept it).
+  if (config.trimStart().startsWith('{')) {
+    return parseMcpConfig(parseText(config, 'mcpConfig', undefined), {
+      origin: 'mcpConfig',
+      baseDir: cwd,
+      env,
+    })
+  }
   const path = resolve(cwd, config)
   let text: string
   try {
@@ -152,19 +176,21 @@ export async function readMcpConfig(
         : `could not be read: ${errorMessage(error)}`
     throw new ConfigError(
       `MCP config ${path} ${problem}. Pass the path of an existing mcp.json as mcpConfig, or the parsed object.`,
-      { cause: error },
+      { cause: error, file: path },
     )
   }
-  let value: unknown
+  return parseMcpConfig(parseText(text, path, path), { origin: path, baseDir: dirname(path), env })
+}
+
+function parseText(text: string, origin: string, file: string | undefined): unknown {
   try {
-    value = parseJsonWithComments(text)
+    return parseJsonWithComments(text)
   } catch (error) {
     throw new ConfigError(
-      `MCP config ${path} is not valid JSON${locate(text, error)}: ${errorMessage(error)}. Fix the file's syntax.`,
-      { cause: error },
+      `MCP config ${origin} is not valid JSON${locate(text, error)}: ${errorMessage(error)}. Fix the ${file === undefined ? 'text' : "file's"} syntax.`,
+      { cause: error, ...(file !== undefined && { file }) },
     )
   }
-  return parseMcpConfig(value, { origin: path, baseDir: dirname(path), env })
 }
 
 /**
@@ -179,27 +205,40 @@ export async function readMcpConfig(
  */
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions): ParsedMcpConfig {
   const { origin } = options
+  const file = origin === 'mcpConfig' ? {} : { file: origin }
   if (!isRecord(value)) {
     throw new ConfigError(
       `MCP config ${origin} must be a JSON object with "mcpServers" (or "servers", or "mcp"); got ${describe(value)}.`,
+      file,
     )
   }
-  const present = SECTIONS.filter((section) => value[section] !== undefined)
+  // A bare map of servers ({ "github": { "command": … } }), as other ports accept it, is read as mcpServers.
+  const config =
+    SECTIONS.some((section) => value[section] !== undefined) || !isServerMap(value)
+      ? value
+      : { mcpServers: value }
+  const present = SECTIONS.filter((section) => config[section] !== undefined)
   if (present.length === 0) {
+    const typo = Object.keys(config)
+      .map((key) => ({ key, guess: didYouMean(key, SECTIONS) }))
+      .find((each) => each.guess !== undefined)
     throw new ConfigError(
       `MCP config ${origin} has no servers: put them under "mcpServers": { "<name>": { "command": ... } } ` +
-        `(also accepted: "servers", "mcp").`,
+        `(also accepted: "servers", "mcp").` +
+        (typo === undefined ? '' : ` Did you mean "${typo.guess}"? (found "${typo.key}")`),
+      { ...file, field: typo?.key ?? 'mcpServers' },
     )
   }
   const servers: McpServerPlan[] = []
   const warnings: string[] = []
   const seen = new Map<string, string>()
   for (const section of present) {
-    const entries = value[section]
+    const entries = config[section]
     if (!isRecord(entries)) {
       throw new ConfigError(
         `MCP config ${origin}: "${section}" must be an object mapping server names to their settings; ` +
           `got ${describe(entries)}.`,
+        { ...file, field: section },
       )
     }
     for (const [name, entry] of Object.entries(entries)) {
@@ -211,7 +250,15 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions): 
         continue
       }
       seen.set(name, section)
-      servers.push(planServer(name, entry, { ...options, path: `${section}.${name}` }))
+      const path = `${section}.${name}`
+      const plan = planServer(name, entry, { ...options, path })
+      // An invalid entry's reason carries the hint already.
+      for (const typo of plan.kind === 'invalid' ? [] : keyTypos(entry)) {
+        warnings.push(
+          `MCP server "${name}" (${path} in ${origin}) has an unknown key "${typo.key}": did you mean "${typo.guess}"?`,
+        )
+      }
+      servers.push(plan)
     }
   }
   return { servers, warnings }
@@ -239,8 +286,36 @@ function planServer(name: string, entry: unknown, context: EntryContext): McpSer
     return planEnabledServer(name, entry, context)
   } catch (error) {
     if (!(error instanceof EntryProblem)) throw error
-    return { kind: 'invalid', name, reason: `${error.message} (${context.path} in ${context.origin})` }
+    const hints = keyTypos(entry).map((typo) => `; did you mean "${typo.guess}"? (found "${typo.key}")`)
+    return {
+      kind: 'invalid',
+      name,
+      reason: `${error.message}${hints.join('')} (${context.path} in ${context.origin})`,
+    }
   }
+}
+
+/** The keys of a server entry that are near misses of a known key (`comand` for `command`). */
+function keyTypos(entry: unknown): { key: string; guess: string }[] {
+  if (!isRecord(entry)) return []
+  return Object.keys(entry).flatMap((key) => {
+    if (SERVER_KEYS.includes(key)) return []
+    const guess = didYouMean(key, SERVER_KEYS)
+    return guess === undefined || entry[guess] !== undefined ? [] : [{ key, guess }]
+  })
+}
+
+/** Whether every value is a server entry: an object with `command`, `url` or `type`. */
+function isServerMap(value: Record<string, unknown>): boolean {
+  const entries = Object.values(value)
+  return (
+    entries.length > 0 &&
+    entries.every(
+      (entry) =>
+        isRecord(entry) &&
+        (entry.command !== undefined || entry.url !== undefined || entry.type !== undefined),
+    )
+  )
 }
 
 function planEnabledServer(

@@ -269,15 +269,20 @@ function readMode(options: ChatHandlerOptions): Mode {
   if (options.store !== undefined) {
     const { store, conversationId } = options
     if (typeof store?.load !== 'function' || typeof store.save !== 'function') {
-      throw new ConfigError('`store` must be a ConversationStore, like new InMemoryConversationStore().')
+      throw new ConfigError('`store` must be a ConversationStore, like new InMemoryConversationStore().', {
+        field: 'store',
+      })
     }
     if (options.secret !== undefined) {
       throw new ConfigError(
         '`secret` and `store` are two modes: with a store the server keeps the transcript and signs nothing. Pass one of them.',
+        { field: 'secret' },
       )
     }
     if (conversationId !== undefined && typeof conversationId !== 'function') {
-      throw new ConfigError('`conversationId` must be a function ({ id, request }) => the store key.')
+      throw new ConfigError('`conversationId` must be a function ({ id, request }) => the store key.', {
+        field: 'conversationId',
+      })
     }
     return { kind: 'store', store, conversationId }
   }
@@ -289,6 +294,7 @@ function readMode(options: ChatHandlerOptions): Mode {
   if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(
       `\`secret\` must be a text of at least ${MIN_SECRET_LENGTH} characters (openssl rand -base64 32 makes one); got ${typeof secret === 'string' ? `${secret.length} characters` : typeof secret}.`,
+      { field: 'secret' },
     )
   }
   return { kind: 'signed', signer: createHmacSigner({ secret }) }
@@ -299,6 +305,7 @@ function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
   if (typeof limits !== 'object' || limits === null) {
     throw new ConfigError(
       '`limits` must be an object, like { bodyBytes: 1_000_000, messages: 200, parts: 2_000 }.',
+      { field: 'limits' },
     )
   }
   const resolved = { ...DEFAULT_CHAT_LIMITS }

@@ -34,15 +34,18 @@ export function readApprovalPolicy(policy: ApprovalPolicy | undefined): Approval
   if (policy === undefined) return { ruleFor: ownRule }
   const example = "Write approval: { tools: ['send_email'], mcp: 'destructive' }."
   if (typeof policy !== 'object' || policy === null) {
-    throw new ConfigError(`\`approval\` must be an object. ${example}`)
+    throw new ConfigError(`\`approval\` must be an object. ${example}`, { field: 'approval' })
   }
   const { tools = [], mcp } = policy
   if (!Array.isArray(tools) || tools.some((name) => typeof name !== 'string')) {
-    throw new ConfigError(`\`approval.tools\` must be an array of exposed tool names. ${example}`)
+    throw new ConfigError(`\`approval.tools\` must be an array of exposed tool names. ${example}`, {
+      field: 'approval.tools',
+    })
   }
   if (mcp !== undefined && mcp !== 'destructive') {
     throw new ConfigError(
       `\`approval.mcp\` can only be 'destructive', not ${JSON.stringify(mcp)}. ${example}`,
+      { field: 'approval.mcp' },
     )
   }
   const named = new Set(tools)

@@ -21,6 +21,7 @@ import type {
 } from '../mcp/mcp-source.js'
 import type { OAuthOptions } from '../mcp/oauth-options.js'
 import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
+import { didYouMean, listNames } from '../shared/did-you-mean.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { SkillsSource } from '../skills/skills-source.js'
@@ -158,11 +159,19 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       warnings.push(message)
       sink.warn(message)
     },
+    ...(sink.info !== undefined && { info: (message: string) => sink.info?.(message) }),
+    ...(sink.debug !== undefined && { debug: (message: string) => sink.debug?.(message) }),
   }
   const [mcp, skills] = await Promise.all([loadMcp(options, logger), loadSkillsSource(options, logger)])
   const approval = readApprovalPolicy(options.approval)
   const http = (options.http ?? []).map((spec) => httpTool(spec))
+  // Where each tool came from, for the warnings that name two tools.
+  const origins = new WeakMap<Tool, string>()
+  for (const tool of skills?.tools ?? []) origins.set(tool, 'skillsDir')
+  http.forEach((tool, index) => origins.set(tool, `http[${index}]`))
+  options.tools?.forEach((tool, index) => origins.set(tool, `tools[${index}]`))
   const toolkit = new DefaultToolkit({
+    origins,
     approval,
     logger,
     warnings,
@@ -177,6 +186,12 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     },
   })
   registerToolkitSecrets(toolkit, { mcp: mcp?.secrets ?? [], http: options.http ?? [] })
+  if (logger.debug !== undefined) {
+    const bySource = new Map<string, number>()
+    for (const tool of toolkit.tools()) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1)
+    const counts = [...bySource].map(([source, count]) => `${source} ${count}`).join(', ')
+    logger.debug(`toolkit assembled: ${toolkit.tools().length} tools${counts === '' ? '' : ` (${counts})`}`)
+  }
   return toolkit
 }
 
@@ -201,6 +216,8 @@ async function loadSkillsSource(options: ToolkitOptions, logger: Logger): Promis
 }
 
 interface ToolkitParts {
+  /** Where a tool came from (`tools[2]`, `http[0]`, `register()`), for warnings; MCP tools are named by server. */
+  origins: WeakMap<Tool, string>
   approval: ApprovalRules
   logger: Logger
   warnings: string[]
@@ -226,6 +243,7 @@ class DefaultToolkit implements Toolkit {
     this.#parts = parts
     for (const tool of parts.tools) checkName(tool)
     this.#rebuild()
+    this.#checkDisabled()
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
@@ -297,7 +315,10 @@ class DefaultToolkit implements Toolkit {
   }
 
   register(...tools: Tool[]): void {
-    for (const tool of tools) checkName(tool)
+    for (const tool of tools) {
+      checkName(tool)
+      if (!this.#parts.origins.has(tool)) this.#parts.origins.set(tool, 'register()')
+    }
     this.#parts.tools.push(...tools)
     this.#rebuild()
   }
@@ -423,7 +444,7 @@ class DefaultToolkit implements Toolkit {
       const first = byName.get(tool.name)
       if (first !== undefined) {
         this.#warnOnce(
-          `Duplicate tool name "${tool.name}": kept the ${first.source} tool, dropped the ${tool.source} tool.`,
+          `Duplicate tool name "${tool.name}": kept the ${this.#describe(first)}, dropped the ${this.#describe(tool)}.`,
         )
         continue
       }
@@ -436,6 +457,34 @@ class DefaultToolkit implements Toolkit {
     this.#byName = byName
     this.#approvals = approvals
     this.#list = [...byName.values()]
+  }
+
+  /** `native tool tools[2]`, `mcp tool of MCP server "github"`: which of two same-named tools is meant. */
+  #describe(tool: Tool): string {
+    if (tool.source === 'mcp') {
+      const servers = Object.entries(this.#parts.mcp?.servers() ?? {})
+      const server = servers.find(([, info]) => info.tools.includes(tool.name))?.[0]
+      if (server !== undefined) return `mcp tool of MCP server ${JSON.stringify(server)}`
+    }
+    const origin = this.#parts.origins.get(tool)
+    return origin === undefined ? `${tool.source} tool` : `${tool.source} tool ${origin}`
+  }
+
+  /** A `disableTools` name no tool has is most likely a typo: said once, with the closest real name. */
+  #checkDisabled(): void {
+    if (this.#parts.disabled.size === 0) return
+    const names = new Set(
+      [...(this.#parts.mcp?.tools() ?? []), ...this.#parts.tools].map((tool) => tool.name),
+    )
+    for (const name of this.#parts.disabled) {
+      if (names.has(name)) continue
+      const guess = didYouMean(name, names)
+      const hint =
+        guess === undefined
+          ? ` The tools are ${listNames([...names])}.`
+          : ` Did you mean ${JSON.stringify(guess)}?`
+      this.#warnOnce(`disableTools names ${JSON.stringify(name)}, which no tool has.${hint}`)
+    }
   }
 
   #approvalOf(name: string): { needsApproval?: NeedsApproval } {

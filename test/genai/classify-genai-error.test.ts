@@ -15,17 +15,25 @@ const retryInfo = (retryDelay: string) => [
 
 describe('classifyGenAIError', () => {
   it.each([
-    ['400 INVALID_ARGUMENT', apiError(400), { retryable: false }],
-    ['401', apiError(401), { retryable: false }],
-    ['403', apiError(403), { retryable: false }],
-    ['404', apiError(404), { retryable: false }],
-    ['408', apiError(408), { retryable: true }],
-    ['409', apiError(409), { retryable: true }],
-    ['429', apiError(429), { retryable: true }],
-    ['429 with RetryInfo 37s', apiError(429, retryInfo('37s')), { retryable: true, retryAfterMs: 37_000 }],
-    ['429 with RetryInfo 1.5s', apiError(429, retryInfo('1.5s')), { retryable: true, retryAfterMs: 1_500 }],
-    ['500', apiError(500), { retryable: true }],
-    ['503', apiError(503), { retryable: true }],
+    ['400 INVALID_ARGUMENT', apiError(400), { retryable: false, statusCode: 400 }],
+    ['401', apiError(401), { retryable: false, statusCode: 401 }],
+    ['403', apiError(403), { retryable: false, statusCode: 403 }],
+    ['404', apiError(404), { retryable: false, statusCode: 404 }],
+    ['408', apiError(408), { retryable: true, statusCode: 408 }],
+    ['409', apiError(409), { retryable: true, statusCode: 409 }],
+    ['429', apiError(429), { retryable: true, statusCode: 429 }],
+    [
+      '429 with RetryInfo 37s',
+      apiError(429, retryInfo('37s')),
+      { retryable: true, retryAfterMs: 37_000, statusCode: 429 },
+    ],
+    [
+      '429 with RetryInfo 1.5s',
+      apiError(429, retryInfo('1.5s')),
+      { retryable: true, retryAfterMs: 1_500, statusCode: 429 },
+    ],
+    ['500', apiError(500), { retryable: true, statusCode: 500 }],
+    ['503', apiError(503), { retryable: true, statusCode: 503 }],
     ['an abort', new DOMException('This operation was aborted', 'AbortError'), { retryable: false }],
     ['a timeout', new DOMException('The operation timed out', 'TimeoutError'), { retryable: false }],
     ['a plain error', new Error('exception parsing stream chunk'), { retryable: false }],
@@ -43,7 +51,7 @@ describe('classifyGenAIError', () => {
         status: 429,
         headers: new Headers({ 'retry-after': '3' }),
       }),
-      { retryable: true, retryAfterMs: 3_000 },
+      { retryable: true, retryAfterMs: 3_000, statusCode: 429 },
     ],
   ])('%s', (_name, error, advice) => {
     expect(classifyGenAIError(error)).toStrictEqual(advice)

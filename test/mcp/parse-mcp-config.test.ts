@@ -276,7 +276,7 @@ describe('parseMcpConfig: a config of the wrong shape throws a ConfigError', () 
       'MCP config /configs/mcp.json must be a JSON object with "mcpServers" (or "servers", or "mcp"); got null.',
     ],
     [
-      { everything: { command: 'x' } },
+      { everything: { comand: 'x' } },
       'MCP config /configs/mcp.json has no servers: put them under "mcpServers": { "<name>": { "command": ... } } (also accepted: "servers", "mcp").',
     ],
     [

@@ -179,10 +179,10 @@ describe('Retry-After out of range falls back to the normal backoff', () => {
       status: 429,
       message: '{"error":{"details":[{"retryDelay":"99999999999999999999s"}]}}',
     })
-    expect(classifyGenAIError(huge)).toStrictEqual({ retryable: true })
+    expect(classifyGenAIError(huge)).toStrictEqual({ retryable: true, statusCode: 429 })
     const header = Object.assign(new ApiError({ status: 503, message: 'busy' }), {
       headers: new Headers({ 'retry-after': '99999999999999999999' }),
     })
-    expect(classifyGenAIError(header)).toStrictEqual({ retryable: true })
+    expect(classifyGenAIError(header)).toStrictEqual({ retryable: true, statusCode: 503 })
   })
 })

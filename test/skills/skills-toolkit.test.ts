@@ -123,7 +123,7 @@ Use the skill tool to load a skill when a task matches its description.
       ['host_tool', 'native'],
     ])
     expect(warnings).toStrictEqual([
-      'Duplicate tool name "skill": kept the skill tool, dropped the http tool.',
+      'Duplicate tool name "skill": kept the skill tool skillsDir, dropped the http tool http[0].',
     ])
   })
 

@@ -108,7 +108,9 @@ describe('createToolkit: tools, get, execute', () => {
     const tk = await createToolkit({ tools: [ping, second], logger })
     expect(tk.tools()).toStrictEqual([ping])
     expect(await tk.execute('ping', {})).toStrictEqual({ output: 'pong', isError: false })
-    expect(lines).toStrictEqual(['Duplicate tool name "ping": kept the native tool, dropped the http tool.'])
+    expect(lines).toStrictEqual([
+      'Duplicate tool name "ping": kept the native tool tools[0], dropped the http tool tools[1].',
+    ])
     expect(tk.warnings()).toStrictEqual(lines)
   })
 
@@ -133,7 +135,7 @@ describe('createToolkit: tools, get, execute', () => {
       isError: false,
     })
     expect(lines).toStrictEqual([
-      'Duplicate tool name "get_weather": kept the native tool, dropped the custom tool.',
+      'Duplicate tool name "get_weather": kept the native tool tools[0], dropped the custom tool register().',
     ])
   })
 
