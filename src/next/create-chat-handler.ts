@@ -157,12 +157,13 @@ interface Resumption {
  *
  * @example
  * // app/api/chat/route.ts
- * import { createClient, createToolkit } from 'toolnexus'
+ * import { createClient, createToolkit, type Toolkit } from 'toolnexus'
  * import { createChatHandler } from 'toolnexus/next'
- * const toolkit = createToolkit({ mcpConfig: 'mcp.json' })
+ * // Made on the first request, not at import: `next build` imports the route, and would start the MCP servers.
+ * let toolkit: Promise<Toolkit> | undefined
  * export const POST = createChatHandler({
  *   client: createClient({ model: 'openai/gpt-5-mini' }),
- *   toolkit: () => toolkit,
+ *   toolkit: () => (toolkit ??= createToolkit({ mcpConfig: 'mcp.json' })),
  *   secret: process.env.CHAT_SECRET,
  * })
  */

@@ -45,7 +45,9 @@ export function formatSkillContent(skill: Skill): string {
     'Note: file list is sampled.',
     '',
     '<skill_files>',
-    ...skill.files.map((file) => `<file>${file}</file>`),
+    // One line for the list, so a skill with no other files has an empty line here: the form the other
+    // toolnexus ports (JS, Go, Python) emit, byte for byte.
+    skill.files.map((file) => `<file>${file}</file>`).join('\n'),
     '</skill_files>',
     '</skill_content>',
   ].join('\n')
