@@ -168,8 +168,8 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   // Where each tool came from, for the warnings that name two tools.
   const origins = new WeakMap<Tool, string>()
   for (const tool of skills?.tools ?? []) origins.set(tool, 'skillsDir')
-  http.forEach((tool, index) => origins.set(tool, `http[${index}]`))
-  options.tools?.forEach((tool, index) => origins.set(tool, `tools[${index}]`))
+  for (const [index, tool] of http.entries()) origins.set(tool, `http[${index}]`)
+  for (const [index, tool] of (options.tools ?? []).entries()) origins.set(tool, `tools[${index}]`)
   const toolkit = new DefaultToolkit({
     origins,
     approval,
