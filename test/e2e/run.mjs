@@ -258,18 +258,20 @@ async function mcpToolNames(endpoint) {
   return tools.map((tool) => tool.name)
 }
 
-async function sumAndDouble(page) {
-  await ask(page, 'What is 12 + 30?')
+/** Asks to double the earlier sum and checks the model had the earlier result: `why` says how it got it. */
+async function askToDouble(page, why) {
   await ask(page, 'Now double it')
   const doubled = page
     .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
     .nth(1)
   await doubled.waitFor()
   const text = await textOf(doubled)
-  assert(
-    text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
-    `the earlier result came back to the model: ${text}`,
-  )
+  assert(text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'), `${why}: ${text}`)
+}
+
+async function sumAndDouble(page) {
+  await ask(page, 'What is 12 + 30?')
+  await askToDouble(page, 'the earlier result came back to the model')
 }
 
 async function main() {
@@ -347,16 +349,7 @@ async function main() {
     })
 
     await timed('page: a follow-up that needs the history', async () => {
-      await ask(page, 'Now double it')
-      const doubled = page
-        .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
-        .nth(1)
-      await doubled.waitFor()
-      const text = await textOf(doubled)
-      assert(
-        text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
-        `the earlier result came back to the model: ${text}`,
-      )
+      await askToDouble(page, 'the earlier result came back to the model')
       await page.screenshot({ path: join(shots, '03-follow-up.png') })
     })
 
@@ -439,16 +432,7 @@ async function main() {
         'the answer renders after the provider-executed tools',
       )
       // The follow-up proves the provider-executed calls and results came back to the model in order.
-      await ask(page, 'Now double it')
-      const doubled = page
-        .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
-        .nth(1)
-      await doubled.waitFor()
-      const text = await textOf(doubled)
-      assert(
-        text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
-        `the earlier result came back to the model through the AI SDK's history: ${text}`,
-      )
+      await askToDouble(page, "the earlier result came back to the model through the AI SDK's history")
       await page.screenshot({ path: join(shots, '07-ai-sdk-route.png') })
     })
 
@@ -613,16 +597,7 @@ async function redisPass() {
     await ask(page, 'What is 12 + 30?')
     // From here on the chat route is served by the other instance.
     await page.route('**/api/chat', (route) => route.continue({ url: `${second.url}/api/chat` }))
-    await ask(page, 'Now double it')
-    const doubled = page
-      .locator('[data-testid="tool-call"][data-tool="everything_get-sum"][data-status="done"]')
-      .nth(1)
-    await doubled.waitFor()
-    const text = await textOf(doubled)
-    assert(
-      text.includes('"a": 42') && text.includes('The sum of 42 and 42 is 84.'),
-      `the second instance continued the first one's conversation from Redis: ${text}`,
-    )
+    await askToDouble(page, "the second instance continued the first one's conversation from Redis")
     await page.screenshot({ path: join(shots, '08-redis-two-instances.png') })
     assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
   } catch (error) {
