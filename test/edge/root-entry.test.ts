@@ -47,8 +47,9 @@ describe('the built root entry', () => {
   it.each(['index.js', 'index.cjs'])('%s statically imports no Node-only module', async (entry) => {
     const graph = await staticGraph(join(outDir, entry))
     expect(graph.packages.filter((specifier) => nodeOnly.test(specifier))).toStrictEqual([])
-    // Exactly the edge-safe dependencies; the MCP SDK, yaml and the skills loader only load on demand.
-    expect(graph.packages).toStrictEqual(['@cfworker/json-schema', 'ai', 're2js'])
+    // Exactly the edge-safe dependencies (plain JavaScript: the validator, the linear-time pattern engine,
+    // the did-you-mean distance); the MCP SDK, yaml and the skills loader only load on demand.
+    expect(graph.packages).toStrictEqual(['@cfworker/json-schema', 'ai', 'fastest-levenshtein', 're2js'])
   })
 
   it('its whole graph, packages included, bundles for an edge runtime without a Node built-in', async () => {
