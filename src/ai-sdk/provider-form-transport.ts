@@ -37,6 +37,34 @@ export interface InnerCall {
 }
 
 /**
+ * What a model wrapped by `withToolkit` works out once for all its calls: its description for telemetry,
+ * whether it takes images in tool results, and the declarations of the toolkit's tools (one list per
+ * tools list the loop hands it).
+ */
+export class WrappedModel {
+  readonly model: SpecLanguageModel
+  readonly description: Transport<SpecMessage>['model']
+  readonly takesImages: boolean
+  readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
+
+  constructor(model: SpecLanguageModel) {
+    this.model = model
+    const provider = String(model.provider)
+    this.takesImages = takesImagesInToolResults(provider)
+    this.description = { provider: mapGenAIProviderName(provider), id: String(model.modelId) }
+  }
+
+  declarations(tools: readonly Tool[]): SpecFunctionTool[] {
+    let declarations = this.#declarations.get(tools)
+    if (declarations === undefined) {
+      declarations = tools.map(toFunctionTool)
+      this.#declarations.set(tools, declarations)
+    }
+    return declarations
+  }
+}
+
+/**
  * The loop's transport for one call of a model wrapped by `withToolkit`. It speaks LanguageModel prompt
  * messages as they come from the AI SDK, sends every inner call with the caller's own settings and tools
  * beside the toolkit's, and keeps what the wrapper reports back: each call's content, the usage summed in
@@ -52,26 +80,25 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
   /** The last call's `request` and `response`, as the provider reported them. */
   request: unknown
   response: unknown
+  readonly #wrapped: WrappedModel
   readonly #model: SpecLanguageModel
   readonly #options: CallerOptions
   readonly #callerTools: ReadonlyArray<SpecFunctionTool | SpecProviderTool>
   readonly #relay: ((part: SpecStreamPart) => void) | undefined
-  readonly #takesImages: boolean
   #sent = 0
   readonly model: Transport<SpecMessage>['model']
 
   constructor(options: {
-    model: SpecLanguageModel
+    model: WrappedModel
     callerOptions: CallerOptions
     relay?: (part: SpecStreamPart) => void
   }) {
-    this.#model = options.model
+    this.#wrapped = options.model
+    this.#model = options.model.model
     this.#options = options.callerOptions
     this.#callerTools = options.callerOptions.tools ?? []
     this.#relay = options.relay
-    const provider = String(options.model.provider)
-    this.#takesImages = takesImagesInToolResults(provider)
-    this.model = { provider: mapGenAIProviderName(provider), id: String(options.model.modelId) }
+    this.model = options.model.description
   }
 
   userMessage(prompt: string): SpecMessage {
@@ -125,7 +152,7 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
           toolCallId: call.id,
           toolName: call.name,
           output: toSpecToolResultOutput(
-            toolResultOutput(result, this.#takesImages),
+            toolResultOutput(result, this.#wrapped.takesImages),
             this.#model.specificationVersion,
           ),
         })),
@@ -156,8 +183,13 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
   #callOptions(request: TransportRequest<SpecMessage>): SpecCallOptions {
     const first = this.#sent++ === 0
     const prompt = withSystem(request.messages, request.system)
-    const own = request.tools.filter((tool) => !this.#callerTools.some((given) => given.name === tool.name))
-    const tools = [...this.#callerTools, ...own.map(toFunctionTool)]
+    const own = this.#wrapped.declarations(request.tools)
+    const callerTools = this.#callerTools
+    // A caller's tool of the same name as one of the toolkit's is the caller's.
+    const tools =
+      callerTools.length === 0
+        ? own
+        : [...callerTools, ...own.filter((tool) => !callerTools.some((given) => given.name === tool.name))]
     const options: CallerOptions = { ...this.#options, prompt }
     if (request.signal !== undefined) options.abortSignal = request.signal
     if (tools.length === 0) {

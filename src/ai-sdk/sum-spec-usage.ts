@@ -23,19 +23,22 @@ type Counts = { [key: string]: unknown }
 
 function sumCounts<Shape extends object>(total: Shape, next: Shape): Shape {
   const sum: Counts = {}
-  for (const key of new Set([...Object.keys(total), ...Object.keys(next)])) {
-    if (key === 'raw') continue
-    const left = (total as Counts)[key]
-    const right = (next as Counts)[key]
-    if (isCounts(left) || isCounts(right)) {
-      sum[key] = sumCounts(isCounts(left) ? left : {}, isCounts(right) ? right : {})
-    } else if (typeof left === 'number' || typeof right === 'number') {
-      sum[key] = (typeof left === 'number' ? left : 0) + (typeof right === 'number' ? right : 0)
-    } else if (left !== undefined || right !== undefined) {
-      sum[key] = right ?? left
-    }
+  for (const key in next) addCount(sum, key, (total as Counts)[key], (next as Counts)[key])
+  for (const key in total) {
+    if (!(key in sum)) addCount(sum, key, (total as Counts)[key], (next as Counts)[key])
   }
   return sum as Shape
+}
+
+function addCount(sum: Counts, key: string, left: unknown, right: unknown): void {
+  if (key === 'raw') return
+  if (isCounts(left) || isCounts(right)) {
+    sum[key] = sumCounts(isCounts(left) ? left : {}, isCounts(right) ? right : {})
+  } else if (typeof left === 'number' || typeof right === 'number') {
+    sum[key] = (typeof left === 'number' ? left : 0) + (typeof right === 'number' ? right : 0)
+  } else if (left !== undefined || right !== undefined) {
+    sum[key] = right ?? left
+  }
 }
 
 function isCounts(value: unknown): value is Counts {
