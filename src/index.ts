@@ -44,6 +44,7 @@ export {
   type GenAIClientOptions,
   type GenAIMessage,
 } from './client/create-client.js'
+export type { UserContentPart } from './client/user-message.js'
 // Checking tools against each provider's schema rules
 export {
   DOCTOR_PROVIDERS,
@@ -74,6 +75,7 @@ export type {
   GenAIBlob,
   GenAIClient,
   GenAIContent,
+  GenAIFileData,
   GenAIFunctionCall,
   GenAIFunctionResponse,
   GenAIGenerationConfig,

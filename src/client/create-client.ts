@@ -20,6 +20,7 @@ import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
 import { callStore, saveTurn } from '../stores/save-turn.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
+import { toGenAIUserContent, toModelUserMessage, type UserContentPart } from './user-message.js'
 
 /** The message type of the `@google/genai` transport: a Gemini `Content`. */
 export type GenAIMessage = GenAIContent
@@ -140,6 +141,20 @@ export interface Client<Message> {
   resumeStream(state: RunState | string, options: ResumeOptions<Message>): RunStream<Message>
   /** The store `ask` uses. */
   readonly store: ConversationStore<Message>
+  /**
+   * A person's message in this client's message type, from text and files: an AI SDK `ModelMessage`, or
+   * a Gemini `Content` (text as `{ text }`, a `data:` URL as `inlineData`, an `http(s)` URL as
+   * `fileData`). Only the parts' text, media type, URL and file name are kept. `createChatHandler`
+   * builds each browser message with it.
+   *
+   * @example
+   * const question = await client.userMessage([
+   *   { type: 'text', text: 'What is in this picture?' },
+   *   { type: 'file', mediaType: 'image/png', url: 'data:image/png;base64,iVBORw0KGgo…' },
+   * ])
+   * const result = await client.run([question], { toolkit })
+   */
+  userMessage(content: string | readonly UserContentPart[]): Promise<Message>
 }
 
 const DEFAULT_MAX_TURNS = 10
@@ -185,7 +200,7 @@ export function createClient(
     )
     // Surfaced on the first run; here it would be an unhandled rejection.
     transport.catch(() => {})
-    return new LoopClient(transport, options, 'genai')
+    return new LoopClient(transport, options, 'genai', async (parts) => toGenAIUserContent(parts))
   }
   if (options.model === undefined || options.model === null) {
     throw new ConfigError(
@@ -199,7 +214,7 @@ export function createClient(
       ? model.then((resolved) => createAISDKTransport({ model: resolved, strict: options.strict === true }))
       : createAISDKTransport({ model, strict: options.strict === true })
   if (transport instanceof Promise) transport.catch(() => {})
-  return new LoopClient<ModelMessage>(transport, options, 'ai-sdk')
+  return new LoopClient<ModelMessage>(transport, options, 'ai-sdk', toModelUserMessage)
 }
 
 function checkGenAI(genai: unknown, model: unknown): void {
@@ -224,13 +239,16 @@ class LoopClient<Message> implements Client<Message> {
   // processes the store's compare-and-set keeps every turn (see saveTurn).
   readonly #conversations = new Map<string, Promise<unknown>>()
   readonly #answered = new AnsweredApprovals()
+  readonly #userMessage: (parts: readonly UserContentPart[]) => Promise<Message>
 
   constructor(
     transport: Transport<Message> | Promise<Transport<Message>>,
     options: ClientOptions<Message>,
     kind: RunStateTransport,
+    userMessage: (parts: readonly UserContentPart[]) => Promise<Message>,
   ) {
     this.#transport = transport
+    this.#userMessage = userMessage
     const settings = readSettings(options, kind)
     this.#settings = settings
     this.store = readStore(options.store)
@@ -244,6 +262,10 @@ class LoopClient<Message> implements Client<Message> {
         () => {},
       )
     }
+  }
+
+  userMessage(content: string | readonly UserContentPart[]): Promise<Message> {
+    return this.#userMessage(typeof content === 'string' ? [{ type: 'text', text: content }] : content)
   }
 
   async run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
@@ -286,6 +308,7 @@ class LoopClient<Message> implements Client<Message> {
       history: [],
       prompt: [],
       toolkit: options.toolkit,
+      system: options.system,
       signal: options.signal,
       ...(stop === undefined ? {} : { stop }),
       mode,
@@ -362,6 +385,7 @@ class LoopClient<Message> implements Client<Message> {
       history: options.history ?? [],
       prompt,
       toolkit: options.toolkit,
+      system: options.system,
       signal: options.signal,
       ...(stop === undefined ? {} : { stop }),
       mode,
@@ -376,7 +400,12 @@ function checkRunOptions<Message>(prompt: string | Message[], options: RunOption
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError('The run options must be an object, like { toolkit, history, signal }.')
   }
-  const { toolkit, history, signal } = options
+  const { toolkit, history, signal, system } = options
+  if (system !== undefined && typeof system !== 'string') {
+    throw new ConfigError('The run option `system` must be a string (a system prompt for this run).', {
+      field: 'system',
+    })
+  }
   if (
     toolkit !== undefined &&
     (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function')

@@ -43,6 +43,18 @@ export interface GenAIBlob {
 }
 
 /**
+ * A file the model reads by its URI: the SDK's `FileData`.
+ *
+ * @example
+ * const file: GenAIFileData = { fileUri: 'https://example.com/report.pdf', mimeType: 'application/pdf' }
+ */
+export interface GenAIFileData {
+  fileUri?: string
+  mimeType?: string
+  displayName?: string
+}
+
+/**
  * One part of a Gemini message: the fields of the SDK's `Part` that toolnexus reads and writes. A part of
  * another kind (code execution, file data, …) is kept as it came; its fields are just not named here.
  *
@@ -58,6 +70,7 @@ export interface GenAIPart {
   functionCall?: GenAIFunctionCall
   functionResponse?: GenAIFunctionResponse
   inlineData?: GenAIBlob
+  fileData?: GenAIFileData
 }
 
 /**

@@ -46,6 +46,8 @@ export interface LoopInput<Message> {
   /** The new user turn: text, or messages to append after the history. */
   prompt: string | readonly Message[]
   toolkit: Toolkit | undefined
+  /** This run's own system prompt, after the client's `system` (`RunOptions.system`). */
+  system?: string | undefined
   signal: AbortSignal | undefined
   /** Aborted by a stream whose consumer left early. */
   stop?: AbortSignal
@@ -97,7 +99,7 @@ export async function* runLoop<Message>(
       resumed !== undefined
         ? (resumed.messages as Message[])
         : [...input.history, ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt)]
-    const system = joinSystem(settings.system, toolkit?.skillsPrompt())
+    const system = joinSystem(settings.system, input.system, toolkit?.skillsPrompt())
     if (settings.telemetry !== undefined) {
       const telemetry = isPromiseLike(settings.telemetry)
         ? await scope.race(settings.telemetry)
@@ -318,12 +320,17 @@ function traced(
     )
 }
 
-/** The system prompt: the client's `system` and the toolkit's skills block, whichever are non-empty. */
-function joinSystem(system: string | undefined, skillsPrompt: string | undefined): string | undefined {
-  const hasSystem = typeof system === 'string' && system !== ''
-  const hasSkills = typeof skillsPrompt === 'string' && skillsPrompt !== ''
-  if (hasSystem && hasSkills) return `${system}\n\n${skillsPrompt}`
-  return hasSystem ? system : hasSkills ? skillsPrompt : undefined
+/**
+ * The system prompt: the client's `system`, the run's own `system` and the toolkit's skills block,
+ * whichever are non-empty, a blank line apart.
+ */
+function joinSystem(...texts: Array<string | undefined>): string | undefined {
+  let joined: string | undefined
+  for (const text of texts) {
+    if (typeof text !== 'string' || text === '') continue
+    joined = joined === undefined ? text : `${joined}\n\n${text}`
+  }
+  return joined
 }
 
 async function generateTurn<Message>(

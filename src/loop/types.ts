@@ -137,6 +137,15 @@ export interface RunOptions<Message> {
   toolkit?: Toolkit
   /** Earlier messages (a previous result's `messages`) to continue from. */
   history?: Message[]
+  /**
+   * A system prompt for this run only, after the client's `system` (and before the toolkit's skills
+   * block), a blank line apart: the AI SDK client sends it as the system message, the genai client as
+   * `systemInstruction`. A resumed run takes it again (a suspended run's state keeps no system prompt).
+   *
+   * @example
+   * await client.run('Hi', { toolkit, system: `The user's name is ${user.name}.` })
+   */
+  system?: string
   /** Aborts the model call and every running tool; the run rejects with an `AbortError`. */
   signal?: AbortSignal
 }

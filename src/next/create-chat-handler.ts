@@ -8,14 +8,20 @@
 //   (HMAC-SHA256, `secret`); on the next request an assistant message counts only through that signed
 //   transcript, and one without a valid signature is left out.
 // In both, client `system` messages are dropped and client `providerMetadata` never reaches a provider.
+//
+// Generic over the client's message type: AI SDK `ModelMessage`s, or Gemini `Content`s for a
+// `@google/genai` client. The client builds each user message (`client.userMessage`); the handler's
+// `system` goes to the run as its `system` option, so Gemini gets it as `systemInstruction`.
 import type { ModelMessage, UIMessage } from 'ai'
 import type { ApprovalResponse, RunState } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
+import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
 import type { Awaitable, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
 import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
+import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
-import type { ConversationStore } from '../stores/conversation-store.js'
+import type { ConversationRecord, ConversationStore } from '../stores/conversation-store.js'
 import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
@@ -26,7 +32,7 @@ import {
   readSignedSuspension,
   signSuspension,
 } from './chat-approvals.js'
-import { convertUserMessages } from './convert-user-messages.js'
+import { readUserContent } from './convert-user-messages.js'
 import {
   type ChatLimits,
   type ChatRequest,
@@ -36,16 +42,46 @@ import {
 } from './read-chat-request.js'
 import { readSignedAnswer, signAnswer } from './signed-answer.js'
 
+/** How a chat client runs a conversation in its message type. */
+interface ChatClientRuns<Message> {
+  /** Runs the conversation; `options` carries the handler's `toolkit`, `system` and the request's `signal`. */
+  stream(messages: Message[], options: RunOptions<Message>): AsyncIterable<RunEvent<Message>>
+  /** Goes on with a suspended run (tools that need approval): the request after `addToolApprovalResponse`. */
+  resumeStream?(state: RunState, options: ResumeOptions<Message>): AsyncIterable<RunEvent<Message>>
+}
+
 /**
- * What the handler needs of a client: `createClient({ model })` over an AI SDK model is one.
+ * Builds a person's message (text and files, from the browser) in the client's message type.
+ *
+ * @example
+ * const userMessage: ChatUserMessage<GenAIMessage> = (parts) => client.userMessage(parts)
+ */
+export type ChatUserMessage<Message> = (parts: UserContentPart[]) => Awaitable<Message>
+
+/**
+ * What the handler needs of a client: any `createClient(...)` is one, over an AI SDK model
+ * (`ChatClient<ModelMessage>`) or `@google/genai` (`ChatClient<GenAIMessage>`). A hand-written one needs
+ * `userMessage` (which builds the browser's messages) unless it speaks AI SDK `ModelMessage`s: without
+ * it, the handler builds them with the AI SDK's `convertToModelMessages`.
  *
  * @example
  * const client: ChatClient = createClient({ model: openai('gpt-5-mini') })
+ * const gemini: ChatClient<GenAIMessage> = createClient({ genai: new GoogleGenAI({ apiKey }), model: 'gemini-2.5-flash' })
  */
-export interface ChatClient {
-  stream(messages: ModelMessage[], options: RunOptions<ModelMessage>): AsyncIterable<RunEvent<ModelMessage>>
-  /** Goes on with a suspended run (tools that need approval): the request after `addToolApprovalResponse`. */
-  resumeStream?(state: RunState, options: ResumeOptions<ModelMessage>): AsyncIterable<RunEvent<ModelMessage>>
+export type ChatClient<Message = ModelMessage> = ChatClientRuns<Message> &
+  ([Message] extends [ModelMessage]
+    ? { userMessage?: ChatUserMessage<Message> }
+    : { userMessage: ChatUserMessage<Message> })
+
+/**
+ * A store of exactly the client's message type. (A `ConversationStore`'s `save` is a method, which
+ * TypeScript checks loosely: a store of AI SDK messages would pass for one of Gemini `Content`s.)
+ *
+ * @example
+ * const store: ChatStore<GenAIMessage> = new InMemoryConversationStore<GenAIMessage>()
+ */
+export type ChatStore<Message> = ConversationStore<Message> & {
+  save: (id: string, record: ConversationRecord<Message>, expectedVersion: number) => Awaitable<boolean>
 }
 
 /**
@@ -61,15 +97,18 @@ export type ToolkitSource =
   | ((request: Request) => Toolkit | PromiseLike<Toolkit>)
 
 /** What both modes take. */
-interface CommonChatHandlerOptions {
-  /** Runs the conversation: `createClient({ model })`. */
-  client: ChatClient
+interface CommonChatHandlerOptions<Message = ModelMessage> {
+  /** Runs the conversation: `createClient({ model })`, or `createClient({ genai, model })`. */
+  client: ChatClient<Message>
   /**
    * The tools. A function is called on every request (return a cached promise to share one toolkit, or
    * build one per user from the request); it keeps `next build` from starting MCP servers at import.
    */
   toolkit?: ToolkitSource
-  /** A system message put before the conversation (the client's own `system` comes first). */
+  /**
+   * The system prompt of every run, after the client's own `system` (a blank line apart): the AI SDK
+   * client sends it as the system message, the genai client as `systemInstruction`.
+   */
   system?: string
   /** The text the browser sees when the run fails. Default: the error's message. */
   onError?: (error: unknown) => string
@@ -84,9 +123,12 @@ interface CommonChatHandlerOptions {
  * new user message from the body (the last one; a client may send only that one, as `{ id, message }`)
  * and saves the conversation back, so any instance sharing the store can continue it.
  */
-export interface StoreChatHandlerOptions extends CommonChatHandlerOptions {
-  /** Where conversations live: one shared store (Redis, Postgres) for N instances. */
-  store: ConversationStore<ModelMessage>
+export interface StoreChatHandlerOptions<Message = ModelMessage> extends CommonChatHandlerOptions<Message> {
+  /**
+   * Where conversations live: one shared store (Redis, Postgres) for N instances. It holds the client's
+   * messages: a `ConversationStore<GenAIMessage>` for a genai client.
+   */
+  store: ChatStore<NoInfer<Message>>
   /**
    * The store key of a request's conversation. The chat id comes from the browser: scope it to the
    * signed-in user here, or anyone who learns an id can continue (and read through the model) that
@@ -104,7 +146,7 @@ export interface StoreChatHandlerOptions extends CommonChatHandlerOptions {
  * its model messages signed with `secret`; assistant messages that do not carry a valid signature never
  * reach the model.
  */
-export interface SignedChatHandlerOptions extends CommonChatHandlerOptions {
+export interface SignedChatHandlerOptions<Message = ModelMessage> extends CommonChatHandlerOptions<Message> {
   store?: undefined
   conversationId?: undefined
   /**
@@ -121,7 +163,17 @@ export interface SignedChatHandlerOptions extends CommonChatHandlerOptions {
  * @example
  * const options: ChatHandlerOptions = { client, toolkit: getToolkit, system: 'Answer in French.', secret: process.env.CHAT_SECRET }
  */
-export type ChatHandlerOptions = StoreChatHandlerOptions | SignedChatHandlerOptions
+export type ChatHandlerOptions<Message = ModelMessage> =
+  | StoreChatHandlerOptions<Message>
+  | SignedChatHandlerOptions<Message>
+
+/**
+ * The route's `POST`: a `Request` in, the UI message stream (or a JSON `{ error }`) out.
+ *
+ * @example
+ * export const POST: ChatHandler = createChatHandler({ client, toolkit })
+ */
+export type ChatHandler = (request: Request) => Promise<Response>
 
 /** Saves of one question that keep losing the race to other instances before the handler gives up. */
 const MAX_SAVE_ATTEMPTS = 10
@@ -133,27 +185,35 @@ const MAX_ID_LENGTH = 256
 let processSigner: Signer | undefined
 
 /** How a request's transcript is built, and what is kept when its run finishes. */
-interface Conversation {
-  /** What the model sees before the run, without the handler's `system`. */
-  messages: ModelMessage[]
+interface Conversation<Message> {
+  /** What the model sees before the run (the handler's `system` goes separately). */
+  messages: Message[]
   /** Called with the run's new model messages and its result; returns the answer's metadata. */
-  finish(added: ModelMessage[], result: RunResult<ModelMessage>): Promise<Record<string, unknown> | undefined>
+  finish(added: Message[], result: RunResult<Message>): Promise<Record<string, unknown> | undefined>
 }
 
 /** A suspended run a request's approval answers go on with, and what is kept when it finishes. */
-interface Resumption {
+interface Resumption<Message> {
   state: RunState
   /** Called with the resumed run's result; returns the answer's metadata. */
-  finish(result: RunResult<ModelMessage>): Promise<Record<string, unknown> | undefined>
+  finish(result: RunResult<Message>): Promise<Record<string, unknown> | undefined>
 }
+
+/** A browser's user message in the client's message type (none when it has no text or file), or why not. */
+type UserMessages<Message> = (message: UIMessage) => Promise<Message[] | string>
 
 /**
  * Makes the `POST` handler of a chat route: reads `useChat`'s body within `limits`, builds the
  * transcript the model sees — from the `store` by chat id (store mode), or from the client's history
  * where only user messages and the assistant answers this server signed count (signed stateless mode) —
- * runs `client.stream` with the toolkit, and answers with the AI SDK UI message stream. A body that is
- * not `useChat`'s gets a 400 (413 when too large) with a JSON `{ error }` saying what is wrong; a client
- * that disconnects aborts the run.
+ * runs `client.stream` with the toolkit and `system`, and answers with the AI SDK UI message stream. A
+ * body that is not `useChat`'s gets a 400 (413 when too large) with a JSON `{ error }` saying what is
+ * wrong; a client that disconnects aborts the run.
+ *
+ * Works with both clients, in their own message types: over an AI SDK model the transcript is
+ * `ModelMessage`s; with `createClient({ genai, model })` it is Gemini `Content`s (thought signatures
+ * kept), the browser's files become `inlineData` / `fileData` parts, `system` reaches Gemini as
+ * `systemInstruction`, and a store holds `GenAIMessage`s.
  *
  * @example
  * // app/api/chat/route.ts
@@ -167,15 +227,28 @@ interface Resumption {
  *   secret: process.env.CHAT_SECRET,
  * })
  */
-export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
+export function createChatHandler(options: ChatHandlerOptions<ModelMessage>): ChatHandler
+/**
+ * The handler for a client of any message type: a genai client's (Gemini `Content`s, its store a
+ * `ConversationStore<GenAIMessage>`), or a hand-written `ChatClient<Message>` with its `userMessage`.
+ *
+ * @example
+ * export const POST = createChatHandler({ client: createClient({ genai, model: 'gemini-2.5-flash' }), toolkit })
+ */
+export function createChatHandler<Message>(options: ChatHandlerOptions<Message>): ChatHandler
+export function createChatHandler<Message>(options: ChatHandlerOptions<Message>): ChatHandler {
   if (typeof options !== 'object' || options === null || typeof options.client?.stream !== 'function') {
     throw new ConfigError(
       'createChatHandler needs { client }, a client from createClient({ model }), like createChatHandler({ client, toolkit }).',
     )
   }
   const { client, system, onError, logger = consoleLogger } = options
+  if (system !== undefined && typeof system !== 'string') {
+    throw new ConfigError('`system` must be a string (the system prompt).', { field: 'system' })
+  }
   const limits = readLimits(options.limits)
   const mode = readMode(options)
+  const userMessages = readUserMessages(client)
 
   return async (request) => {
     const reading = await readChatRequest(request, limits)
@@ -200,20 +273,21 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
 
     // Passed as is: the loop checks a signal by its shape, so one from the edge runtime's realm works.
     const signal = request.signal
-    const runOptions: RunOptions<ModelMessage> = { signal }
+    const runOptions: RunOptions<Message> = { signal }
     if (toolkit !== undefined) runOptions.toolkit = toolkit
+    if (system !== undefined && system !== '') runOptions.system = system
     const streamInit = { signal, ...(onError === undefined ? {} : { onError }) }
 
     if (approvals.length > 0 && last !== undefined) {
       if (typeof client.resumeStream !== 'function') {
         return jsonError(400, 'This chat client cannot resume runs: pass one from createClient({ model }).')
       }
-      let resumption: Resumption | string
+      let resumption: Resumption<Message> | string
       try {
         resumption =
           mode.kind === 'store'
             ? await storedResumption({ ...mode, chat, request, approvals })
-            : await signedResumption({ signer: mode.signer, message: last })
+            : await signedResumption<Message>({ signer: mode.signer, message: last })
       } catch (error) {
         if (ApprovalError.isInstance(error)) return jsonError(409, error.message)
         if (!StoreError.isInstance(error)) throw error
@@ -228,12 +302,12 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return toUIMessageStreamResponse(events, { ...streamInit, messageMetadata: resumption.finish })
     }
 
-    let conversation: Conversation | string
+    let conversation: Conversation<Message> | string
     try {
       conversation =
         mode.kind === 'store'
-          ? await storedConversation({ ...mode, chat, request })
-          : await signedConversation({ signer: mode.signer, chat, logger })
+          ? await storedConversation({ ...mode, chat, request, userMessages })
+          : await signedConversation({ signer: mode.signer, chat, logger, userMessages })
     } catch (error) {
       if (!StoreError.isInstance(error)) throw error
       // A StoreError's message names the operation and the conversation, never a URL or a password.
@@ -245,10 +319,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     }
     if (typeof conversation === 'string') return jsonError(400, conversation)
 
-    const prompt: ModelMessage[] =
-      system !== undefined && system !== ''
-        ? [{ role: 'system', content: system }, ...conversation.messages]
-        : conversation.messages
+    const prompt = conversation.messages
     const events = client.stream(prompt, runOptions)
     const finish = conversation.finish
     return toUIMessageStreamResponse(events, {
@@ -258,15 +329,43 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   }
 }
 
-type Mode =
+type Mode<Message> =
   | {
       kind: 'store'
-      store: ConversationStore<ModelMessage>
+      store: ConversationStore<Message>
       conversationId: NonNullable<StoreChatHandlerOptions['conversationId']> | undefined
     }
   | { kind: 'signed'; signer: Signer }
 
-function readMode(options: ChatHandlerOptions): Mode {
+/**
+ * How the handler builds a browser's user message: with the client's own `userMessage` (every client
+ * from `createClient` has one), else as AI SDK `ModelMessage`s. Nothing from the request decides it.
+ */
+function readUserMessages<Message>(client: ChatClient<Message>): UserMessages<Message> {
+  const build = (client as { userMessage?: unknown }).userMessage
+  if (build !== undefined && typeof build !== 'function') {
+    throw new ConfigError(
+      '`client.userMessage` must be a function building a user message from text and file parts; a client from createClient has one.',
+      { field: 'client' },
+    )
+  }
+  const toMessage =
+    build === undefined
+      ? (toModelUserMessage as unknown as ChatUserMessage<Message>)
+      : (parts: UserContentPart[]) => (build as ChatUserMessage<Message>).call(client, parts)
+  return async (message) => {
+    const parts = readUserContent(message)
+    if (parts.length === 0) return []
+    try {
+      return [await toMessage(parts)]
+    } catch (error) {
+      if (!ConfigError.isInstance(error)) throw error
+      return `A user message cannot go to the model: ${error.message}`
+    }
+  }
+}
+
+function readMode<Message>(options: ChatHandlerOptions<Message>): Mode<Message> {
   if (options.store !== undefined) {
     const { store, conversationId } = options
     if (typeof store?.load !== 'function' || typeof store.save !== 'function') {
@@ -328,12 +427,13 @@ function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
  * after whatever another instance appended meanwhile. Every write is a compare-and-set on the store's
  * version: nothing here depends on process-local state.
  */
-async function storedConversation(input: {
-  store: ConversationStore<ModelMessage>
+async function storedConversation<Message>(input: {
+  store: ConversationStore<Message>
   conversationId: StoreChatHandlerOptions['conversationId']
   chat: ChatRequest
   request: Request
-}): Promise<Conversation | string> {
+  userMessages: UserMessages<Message>
+}): Promise<Conversation<Message> | string> {
   const { store, chat, request } = input
   if (chat.id === undefined || chat.id === '') {
     return '"id" is required: it names the conversation the server keeps (useChat sends it).'
@@ -343,17 +443,21 @@ async function storedConversation(input: {
   }
   const key =
     input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
+  const newest = chat.messages.at(-1)
   const question =
-    chat.trigger === 'regenerate-message' ? undefined : await convertUserMessages(chat.messages.slice(-1))
+    chat.trigger === 'regenerate-message' || newest === undefined
+      ? undefined
+      : await input.userMessages(newest)
+  if (typeof question === 'string') return question
   if (question?.length === 0) return 'The new user message has no text or file part to answer.'
 
   for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
     const loaded = await callStore('load', key, () => store.load(key))
     const stored = loaded?.messages ?? []
-    let messages: ModelMessage[]
+    let messages: Message[]
     if (question === undefined) {
       let lastUser = stored.length - 1
-      while (lastUser >= 0 && stored[lastUser]?.role !== 'user') lastUser--
+      while (lastUser >= 0 && !isPersonMessage(stored[lastUser])) lastUser--
       if (lastUser === -1) return 'There is nothing to regenerate: the conversation has no user message yet.'
       messages = stored.slice(0, lastUser + 1)
     } else {
@@ -382,21 +486,25 @@ async function storedConversation(input: {
  * Signed stateless mode: user messages count as text and files; an assistant message counts only as the
  * signed transcript it carries, never as its parts; system messages are dropped.
  */
-async function signedConversation(input: {
+async function signedConversation<Message>(input: {
   signer: Signer
   chat: ChatRequest
   logger: Logger
-}): Promise<Conversation> {
+  userMessages: UserMessages<Message>
+}): Promise<Conversation<Message> | string> {
   const { signer, chat, logger } = input
-  const messages: ModelMessage[] = []
+  const messages: Message[] = []
   let altered = 0
   for (const message of chat.messages) {
     switch (message.role) {
-      case 'user':
-        messages.push(...(await convertUserMessages([message])))
+      case 'user': {
+        const converted = await input.userMessages(message)
+        if (typeof converted === 'string') return converted
+        messages.push(...converted)
         break
+      }
       case 'assistant': {
-        const reading = await readSignedAnswer<ModelMessage>(signer, message)
+        const reading = await readSignedAnswer<Message>(signer, message)
         if (reading.kind === 'signed') messages.push(...reading.messages)
         else if (reading.kind === 'altered') altered += 1
         break
@@ -420,13 +528,13 @@ async function signedConversation(input: {
 }
 
 /** Store mode: the conversation's suspended run, claimed for these answers (once, across instances). */
-async function storedResumption(input: {
-  store: ConversationStore<ModelMessage>
+async function storedResumption<Message>(input: {
+  store: ConversationStore<Message>
   conversationId: StoreChatHandlerOptions['conversationId']
   chat: ChatRequest
   request: Request
   approvals: ApprovalResponse[]
-}): Promise<Resumption | string> {
+}): Promise<Resumption<Message> | string> {
   const { store, chat, request, approvals } = input
   if (chat.id === undefined || chat.id === '' || chat.id.length > MAX_ID_LENGTH) {
     return '"id" is required to answer approvals: it names the conversation the server keeps.'
@@ -451,10 +559,13 @@ async function storedResumption(input: {
  * signed transcript; the resumed answer's transcript replaces the calls' "not run" answers with the real
  * ones. Nothing a browser made up can be resumed.
  */
-async function signedResumption(input: { signer: Signer; message: UIMessage }): Promise<Resumption | string> {
+async function signedResumption<Message>(input: {
+  signer: Signer
+  message: UIMessage
+}): Promise<Resumption<Message> | string> {
   const { signer, message } = input
   const suspension = await readSignedSuspension(signer, message)
-  const answer = await readSignedAnswer<ModelMessage>(signer, message)
+  const answer = await readSignedAnswer<Message>(signer, message)
   if (suspension === undefined || answer.kind !== 'signed') {
     return 'The answered message carries no run this server suspended (unsigned, altered, or signed with another secret); nothing ran.'
   }
@@ -468,16 +579,27 @@ async function signedResumption(input: { signer: Signer; message: UIMessage }): 
 }
 
 /** The signed answer, and the signed suspended run while it waits (cleared once it does not). */
-async function signedMetadata(
+async function signedMetadata<Message>(
   signer: Signer,
-  added: readonly ModelMessage[],
-  result: RunResult<ModelMessage>,
+  added: readonly Message[],
+  result: RunResult<Message>,
 ): Promise<Record<string, unknown>> {
   const run: Record<string, unknown> =
     result.status === 'suspended'
       ? await signSuspension(signer, toStoredSuspension(result))
       : { [RUN_METADATA_KEY]: null }
   return { ...(await signAnswer(signer, added)), ...run }
+}
+
+/**
+ * Whether a transcript message is one a person sent: a `user` message, but not Gemini's answers to
+ * function calls (which are `user` contents too; the AI SDK's are `tool` messages).
+ */
+function isPersonMessage(message: unknown): boolean {
+  if (!isRecord(message) || message.role !== 'user') return false
+  return !(
+    Array.isArray(message.parts) && message.parts.some((part) => isRecord(part) && 'functionResponse' in part)
+  )
 }
 
 function assertNever(value: never): never {

@@ -7,7 +7,10 @@ export {
 } from '../ui/to-ui-message-stream.js'
 export {
   type ChatClient,
+  type ChatHandler,
   type ChatHandlerOptions,
+  type ChatStore,
+  type ChatUserMessage,
   createChatHandler,
   type SignedChatHandlerOptions,
   type StoreChatHandlerOptions,

@@ -40,7 +40,7 @@ export interface ChatThroughOptions {
 
 /**
  * Sends `messages` as `useChat` does (`DefaultChatTransport`, its fetch going to `handler` in-process) and
- * reads the answer into the assistant message.
+ * reads the answer into the assistant message (the last of `messages`, continued, when it is one).
  */
 export async function chatThrough(
   handler: (request: Request) => Promise<Response>,
@@ -75,8 +75,11 @@ export async function chatThrough(
   const chunksPromise = collect(forChunks)
   const errors: string[] = []
   let message: UIMessage | undefined
+  // After addToolApprovalResponse, useChat continues the answered assistant message.
+  const last = messages.at(-1)
   for await (const snapshot of readUIMessageStream<UIMessage>({
     stream: forMessage,
+    ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
     onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
   })) {
     message = snapshot
