@@ -27,6 +27,7 @@ export const POST = createChatHandler({
   client,
   toolkit: () => (toolkit ??= createToolkit({ tools: [weather] })),
 })
+export const STORED_POST = createChatHandler({ client, store: new InMemoryConversationStore<ModelMessage>() })
 
 export async function ask(question: string): Promise<RunResult<ModelMessage> | undefined> {
   try {

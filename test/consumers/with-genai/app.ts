@@ -8,6 +8,7 @@ import {
   InMemoryConversationStore,
   toGenAITools,
 } from 'toolnexus'
+import { createChatHandler } from 'toolnexus/next'
 
 const ping = defineTool({ name: 'ping', description: 'Answers pong', execute: () => 'pong' })
 const genai = new GoogleGenAI({ apiKey: 'key', httpOptions: { apiVersion: 'v1beta' } })
@@ -25,3 +26,11 @@ export async function run(history: Content[]): Promise<Content[]> {
   contents.push(await executeFunctionCalls(toolkit, response))
   return contents
 }
+
+// The chat route over the genai client: its store holds the SDK's own Contents.
+export const POST = createChatHandler({
+  client,
+  toolkit: () => createToolkit({ tools: [ping] }),
+  store: new InMemoryConversationStore<Content>(),
+  system: 'Be brief.',
+})
