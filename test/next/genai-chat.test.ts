@@ -410,6 +410,61 @@ describe(`createChatHandler with a @google/genai client (ai ${aiMajor})`, () => 
     })
   })
 
+  describe('a hand-written ChatClient', () => {
+    it('speaking Gemini Contents, builds user messages with its own userMessage', async () => {
+      const server = await start([streamReply([[{ text: 'Hi.' }]])])
+      const client = clientFor(server)
+      const built: unknown[] = []
+      const handler = createChatHandler({
+        client: {
+          stream: (messages: GenAIMessage[], options) => client.stream(messages, options),
+          userMessage: async (parts) => {
+            built.push(parts)
+            return client.userMessage(parts)
+          },
+        },
+        toolkit,
+        system: 'Be brief.',
+        secret: SECRET,
+      })
+      const exchange = await chatThrough(handler, [userMessage('u1', 'Hi')])
+      expect(exchange.errors).toStrictEqual([])
+      expect(built).toStrictEqual([[{ type: 'text', text: 'Hi' }]])
+      expect(server.requests[0]?.body).toMatchObject({
+        contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+      })
+    })
+
+    it('without userMessage, gets AI SDK ModelMessages and the system option; a userMessage that is no function is refused', async () => {
+      const received: unknown[] = []
+      const aiClient = createClient({
+        model: new MockLanguageModelV3({ doStream: [aiSdkStep(aiSdkText('t', 'OK.'), 'stop')] }),
+      })
+      const handler = createChatHandler({
+        client: {
+          stream: (messages, options) => {
+            received.push({ messages, system: options.system })
+            return aiClient.stream(messages, options)
+          },
+        },
+        system: 'Be brief.',
+        secret: SECRET,
+      })
+      const exchange = await chatThrough(handler, [userMessage('u1', 'Hi')])
+      expect(exchange.errors).toStrictEqual([])
+      expect(received).toStrictEqual([
+        { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], system: 'Be brief.' },
+      ])
+      expect(() =>
+        createChatHandler({
+          client: { stream: aiClient.stream.bind(aiClient), userMessage: 'genai' as never },
+          secret: SECRET,
+        }),
+      ).toThrow(/`client.userMessage` must be a function/)
+    })
+  })
+
   const redisAvailable = requireBinary(findRedisServer(), 'the genai chat over Redis test')
   it.runIf(redisAvailable)(
     'store mode over the Redis store: Gemini Contents saved and loaded back',
