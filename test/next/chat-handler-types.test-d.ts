@@ -3,8 +3,16 @@ import { GoogleGenAI } from '@google/genai'
 import type { ModelMessage } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { expectTypeOf } from 'vitest'
-import { createClient, type GenAIMessage, InMemoryConversationStore, type RunEvent } from '../../src/index.js'
+import {
+  type ConversationStore,
+  createClient,
+  type GenAIMessage,
+  InMemoryConversationStore,
+  type RunEvent,
+} from '../../src/index.js'
 import { type ChatClient, type ChatHandlerOptions, createChatHandler } from '../../src/next/index.js'
+import { createPostgresStore } from '../../src/postgres/index.js'
+import { createRedisStore } from '../../src/redis/index.js'
 
 const genaiClient = createClient({ genai: new GoogleGenAI({ apiKey: 'key' }), model: 'gemini-2.5-flash' })
 const aiClient = createClient({ model: new MockLanguageModelV4() })
@@ -49,3 +57,12 @@ createChatHandler({ client: { stream: genaiStream } })
 createChatHandler({ client: { stream: genaiStream, userMessage: (parts) => genaiClient.userMessage(parts) } })
 // As before, an AI SDK client's store may leave its message type to inference.
 createChatHandler({ client: aiClient, store: new InMemoryConversationStore() })
+
+// A store typed as the interface (the example app's), and the database stores, whose methods are generic.
+declare const modelStore: ConversationStore<ModelMessage>
+createChatHandler({ client: aiClient, store: modelStore })
+createChatHandler({ client: genaiClient, store: createRedisStore({ url: 'redis://127.0.0.1:6379' }) })
+createChatHandler({
+  client: genaiClient,
+  store: createPostgresStore({ connectionString: 'postgres://127.0.0.1/db' }),
+})
