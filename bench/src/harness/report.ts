@@ -412,6 +412,11 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
         1.05,
       ),
       target(
+        'provider form in generateText ÷ its floor (createClient + one generateText step)',
+        [find('toolnexus-provider-form', variant), find('floor-create-client-and-step', variant)],
+        1.05,
+      ),
+      target(
         'provider form in generateText ÷ generateText with toolkit.toAISDK()',
         [find('toolnexus-provider-form', variant), find('ai-sdk-generate-text-toolkit', variant)],
         undefined,

@@ -41,7 +41,15 @@ export const IMPLEMENTATIONS: readonly ImplementationInfo[] = [
     floor: false,
     toolnexus: true,
     variants: BOTH,
-    comparedWith: ['toolnexus-ai-sdk', 'ai-sdk-generate-text-toolkit'],
+    comparedWith: ['toolnexus-ai-sdk', 'floor-create-client-and-step', 'ai-sdk-generate-text-toolkit'],
+  },
+  {
+    id: 'floor-create-client-and-step',
+    label: 'floor of a loop in generateText: createClient + one generateText step',
+    protocol: 'openai',
+    floor: true,
+    toolnexus: false,
+    variants: BOTH,
   },
   {
     id: 'ai-sdk-generate-text-toolkit',
