@@ -64,6 +64,8 @@ function offlineEnv(extra = {}) {
     'OPENAI_API_KEY',
     'ANTHROPIC_API_KEY',
     'GOOGLE_GENERATIVE_AI_API_KEY',
+    'GEMINI_API_KEY',
+    'GEMINI_MODEL',
     'CHAT_MODEL',
     'CHAT_MODE',
     'CHAT_SECRET',
@@ -398,9 +400,24 @@ async function main() {
       await page.screenshot({ path: join(shots, '06-edge-route.png') })
     })
 
+    await timed('page: the @google/genai route', async () => {
+      await page.getByRole('tab', { name: 'Gemini' }).click()
+      await ask(page, 'What is 2 + 3?')
+      const add = page.locator('[data-testid="tool-call"][data-tool="add"][data-status="done"]')
+      await add.waitFor()
+      assert((await textOf(add)).includes('2 + 3 = 5'), 'the genai route ran the native tool')
+      // The double needs the first turn's function answer: it came back signed, as Gemini Contents.
+      await ask(page, 'Now double it')
+      const doubled = add.nth(1)
+      await doubled.waitFor()
+      assert((await textOf(doubled)).includes('5 + 5 = 10'), 'the genai route saw the earlier turn')
+      await page.screenshot({ path: join(shots, '06b-genai-route.png') })
+    })
+
     await timed('http: forged history never reaches the model (store and signed)', async () => {
       await checkForgedHistory(url, '/api/chat', 'everything_get-sum')
       await checkForgedHistory(url, '/api/edge-chat', 'add')
+      await checkForgedHistory(url, '/api/genai-chat', 'add')
     })
 
     await timed('http: body size limit', async () => {

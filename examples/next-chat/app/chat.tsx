@@ -13,6 +13,7 @@ import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } 
 const ROUTES = {
   node: { api: '/api/chat', label: 'Node', detail: 'MCP server · skill · native tools' },
   edge: { api: '/api/edge-chat', label: 'Edge', detail: 'native tools on the edge runtime' },
+  genai: { api: '/api/genai-chat', label: 'Gemini', detail: 'native tools over the @google/genai client' },
   'ai-sdk': {
     api: '/api/ai-sdk-chat',
     label: 'AI SDK',
@@ -38,7 +39,7 @@ const SUGGESTIONS = [
 export function Chat(props: { modelLabel: string; nodeMode: ChatMode; nodeStore: 'redis' | 'memory' }) {
   const { modelLabel, nodeMode, nodeStore } = props
   const [route, setRoute] = useState<RouteKey>('node')
-  // The edge route always runs signed: an edge isolate keeps nothing between requests.
+  // The edge and genai routes always run signed: an edge isolate keeps nothing between requests.
   const mode: ChatMode = route === 'node' ? nodeMode : 'signed'
   return (
     <main className="shell">

@@ -13,7 +13,8 @@ import type {
 
 type Message = LanguageModelV4Prompt[number]
 type ToolCall = { toolName: string; input: Record<string, unknown> }
-type Reply = { text: string; toolCalls: ToolCall[] }
+/** What the scripted model answers: text, and the tool calls it makes. */
+export type Reply = { text: string; toolCalls: ToolCall[] }
 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`
 
@@ -76,7 +77,14 @@ export function createScriptedModel({ delayMs = 15 }: { delayMs?: number } = {})
 }
 
 function decide({ prompt, tools = [] }: LanguageModelV4CallOptions): Reply {
-  const names = tools.flatMap((tool) => (tool.type === 'function' ? [tool.name] : []))
+  return scriptedReply(
+    prompt,
+    tools.flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])),
+  )
+}
+
+/** The scripted answer to a conversation, given the names of the tools offered (also lib/scripted-gemini.ts's). */
+export function scriptedReply(prompt: LanguageModelV4Prompt, names: string[]): Reply {
   const last = prompt.at(-1)
   if (last?.role === 'tool') return { text: summarizeResults(last), toolCalls: [] }
   if (last?.role !== 'user') return { text: 'Ask me something.', toolCalls: [] }
