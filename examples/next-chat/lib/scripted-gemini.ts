@@ -27,12 +27,7 @@ export async function answerGeminiRequest(request: Request, method: string): Pro
   const reply = scriptedReply(toPrompt(body.contents ?? []), names)
   const chunks = toChunks(reply)
   if (method !== 'streamGenerateContent') {
-    return Response.json(
-      chunk(
-        chunks.flatMap((parts) => parts),
-        true,
-      ),
-    )
+    return Response.json(chunk(chunks.flat(), true))
   }
   const encoder = new TextEncoder()
   const stream = new ReadableStream<Uint8Array>({
