@@ -66,3 +66,7 @@ createChatHandler({
   client: genaiClient,
   store: createPostgresStore({ connectionString: 'postgres://127.0.0.1/db' }),
 })
+
+// Each client builds a person's message in its own type.
+expectTypeOf(genaiClient.userMessage).returns.resolves.toEqualTypeOf<GenAIMessage>()
+expectTypeOf(aiClient.userMessage).returns.resolves.toEqualTypeOf<ModelMessage>()
