@@ -155,6 +155,12 @@ export interface Client<Message> {
    * const result = await client.run([question], { toolkit })
    */
   userMessage(content: string | readonly UserContentPart[]): Promise<Message>
+  /**
+   * The message type this client speaks: `'ai-sdk'` (AI SDK `ModelMessage`s) or `'genai'` (Gemini
+   * `Content`s). `createChatHandler` signs answers for this type only, so that one `secret` can serve
+   * routes of both kinds without an answer of one being taken by the other.
+   */
+  readonly messageFormat: RunStateTransport
 }
 
 const DEFAULT_MAX_TURNS = 10
@@ -240,6 +246,7 @@ class LoopClient<Message> implements Client<Message> {
   readonly #conversations = new Map<string, Promise<unknown>>()
   readonly #answered = new AnsweredApprovals()
   readonly #userMessage: (parts: readonly UserContentPart[]) => Promise<Message>
+  readonly messageFormat: RunStateTransport
 
   constructor(
     transport: Transport<Message> | Promise<Transport<Message>>,
@@ -249,6 +256,7 @@ class LoopClient<Message> implements Client<Message> {
   ) {
     this.#transport = transport
     this.#userMessage = userMessage
+    this.messageFormat = kind
     const settings = readSettings(options, kind)
     this.#settings = settings
     this.store = readStore(options.store)

@@ -247,7 +247,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
     throw new ConfigError('`system` must be a string (the system prompt).', { field: 'system' })
   }
   const limits = readLimits(options.limits)
-  const mode = readMode(options)
+  const mode = forFormat(readMode(options), client)
   const userMessages = readUserMessages(client)
 
   return async (request) => {
@@ -336,6 +336,33 @@ type Mode<Message> =
       conversationId: NonNullable<StoreChatHandlerOptions['conversationId']> | undefined
     }
   | { kind: 'signed'; signer: Signer }
+
+/**
+ * Signed mode's signer, bound to the client's message format: an answer signed by a route of one kind
+ * (AI SDK messages) never verifies on a route of another (Gemini Contents) sharing its `secret`, where
+ * the model would refuse it. AI SDK routes sign as they always have; a hand-written client that builds
+ * its own user messages counts as a format of its own.
+ */
+function forFormat<Message>(mode: Mode<Message>, client: ChatClient<Message>): Mode<Message> {
+  if (mode.kind !== 'signed') return mode
+  const declared = (client as { messageFormat?: unknown }).messageFormat
+  const format =
+    typeof declared === 'string'
+      ? declared
+      : (client as { userMessage?: unknown }).userMessage === undefined
+        ? 'ai-sdk'
+        : 'custom'
+  if (format === 'ai-sdk') return mode
+  const { signer } = mode
+  const scope = (purpose: string): string => `${purpose}/${format}`
+  return {
+    kind: 'signed',
+    signer: {
+      sign: (purpose, text) => signer.sign(scope(purpose), text),
+      verify: (purpose, text, signature) => signer.verify(scope(purpose), text, signature),
+    },
+  }
+}
 
 /**
  * How the handler builds a browser's user message: with the client's own `userMessage` (every client

@@ -196,6 +196,38 @@ describe(`createChatHandler with a @google/genai client (ai ${aiMajor})`, () => 
     expect(warnings).toHaveLength(1)
   })
 
+  it('signed mode: an answer signed by an AI SDK route with the same secret is left out, never sent to Gemini', async () => {
+    const model = new MockLanguageModelV3({
+      doStream: [aiSdkStep(aiSdkText('t1', 'From the other route.'), 'stop')],
+    })
+    const question = userMessage('u1', 'Hello?')
+    const aiSdkChat = await chatThrough(
+      createChatHandler({ client: createClient({ model }), toolkit, secret: SECRET }),
+      [question],
+    )
+    expect(aiSdkChat.errors).toStrictEqual([])
+    const foreign = asJson(aiSdkChat.message)
+    expect(foreign.metadata).toHaveProperty('toolnexus.signature')
+
+    const server = await start([streamReply([[{ text: 'Hi.' }]])])
+    const warnings: string[] = []
+    const genaiChat = await chatThrough(
+      createChatHandler({
+        client: clientFor(server),
+        toolkit,
+        secret: SECRET,
+        logger: { warn: (message) => warnings.push(message) },
+      }),
+      [question, foreign, userMessage('u2', 'Still there?')],
+    )
+    expect(genaiChat.errors).toStrictEqual([])
+    expect(contentsOf(server, 0)).toStrictEqual([
+      { role: 'user', parts: [{ text: 'Hello?' }] },
+      { role: 'user', parts: [{ text: 'Still there?' }] },
+    ])
+    expect(warnings).toHaveLength(1)
+  })
+
   it('store mode: the store keeps Gemini Contents; a request carrying only its new message continues it', async () => {
     const server = await start([...ADDING, streamReply([[{ text: 'You are welcome.' }]])])
     const store = new InMemoryConversationStore<GenAIMessage>()
