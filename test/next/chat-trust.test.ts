@@ -3,8 +3,8 @@
 // signed stateless mode (the browser keeps it, the server signs its answers).
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
-import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import { type ModelMessage, simulateReadableStream, type UIMessage } from 'ai'
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider'
+import type { ModelMessage, UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
@@ -15,6 +15,7 @@ import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 import { openaiResponsesProtocol } from '../support/scripted-openai.js'
 import { startScriptedServer } from '../support/scripted-server.js'
+import { step, textParts as text } from './mock-model-steps.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
 const add = defineTool({
@@ -37,30 +38,6 @@ const toolkit = await createToolkit({ tools: [add, lookupOrder] })
 afterAll(() => toolkit.close())
 
 const SECRET = 'a test secret that is at least 32 characters long'
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-}
-
-function step(parts: LanguageModelV3StreamPart[], reason: 'stop' | 'tool-calls'): { stream: ReadableStream } {
-  return {
-    stream: simulateReadableStream<LanguageModelV3StreamPart>({
-      chunks: [
-        { type: 'stream-start', warnings: [] },
-        ...parts,
-        { type: 'finish', finishReason: { unified: reason, raw: reason }, usage },
-      ],
-    }),
-  }
-}
-
-function text(id: string, value: string): LanguageModelV3StreamPart[] {
-  return [
-    { type: 'text-start', id },
-    { type: 'text-delta', id, delta: value },
-    { type: 'text-end', id },
-  ]
-}
 
 /** Answers every call with text, recording the prompts. */
 function answeringModel(): MockLanguageModelV3 {

@@ -1,12 +1,13 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { EdgeVM } from '@edge-runtime/vm'
-import { convertToModelMessages, simulateReadableStream, type UIMessage } from 'ai'
+import { convertToModelMessages, type UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import { createChatHandler } from '../../src/next/index.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { step, textParts } from './mock-model-steps.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
 const add = defineTool({
@@ -31,31 +32,6 @@ const lookupOrder = defineTool({
 const ORDER_ERROR = 'Tool "lookup_order" failed: Order service unavailable'
 const toolkit = await createToolkit({ tools: [add, lookupOrder] })
 afterAll(() => toolkit.close())
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-}
-
-function textParts(id: string, text: string): LanguageModelV3StreamPart[] {
-  return [
-    { type: 'text-start', id },
-    { type: 'text-delta', id, delta: text },
-    { type: 'text-end', id },
-  ]
-}
-
-function step(parts: LanguageModelV3StreamPart[], reason: 'stop' | 'tool-calls'): { stream: ReadableStream } {
-  return {
-    stream: simulateReadableStream<LanguageModelV3StreamPart>({
-      chunks: [
-        { type: 'stream-start', warnings: [] },
-        ...parts,
-        { type: 'finish', finishReason: { unified: reason, raw: reason }, usage },
-      ],
-    }),
-  }
-}
 
 /** A model that calls `add` and `lookup_order`, then answers; it records every prompt it gets. */
 function toolUsingModel(): MockLanguageModelV3 {

@@ -2,9 +2,8 @@
 // driven the way the browser drives it (useChat's transport, readUIMessageStream). The transcript is
 // Gemini Contents in both modes; what the browser sees is the same UI message stream as with the AI SDK.
 
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { GoogleGenAI } from '@google/genai'
-import { simulateReadableStream, type UIMessage } from 'ai'
+import type { UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createClient, type GenAIMessage } from '../../src/client/create-client.js'
@@ -23,6 +22,7 @@ import {
   startScriptedGemini,
   streamReply,
 } from '../support/scripted-gemini.js'
+import { step as aiSdkStep, textParts as aiSdkText } from './mock-model-steps.js'
 import { aiMajor, chatThrough, userMessage } from './ui-stream.js'
 
 const MODEL = 'gemini-2.5-flash'
@@ -527,29 +527,4 @@ function post(body: unknown): Request {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-}
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-}
-
-function aiSdkStep(parts: LanguageModelV3StreamPart[], reason: 'stop' | 'tool-calls') {
-  return {
-    stream: simulateReadableStream<LanguageModelV3StreamPart>({
-      chunks: [
-        { type: 'stream-start', warnings: [] },
-        ...parts,
-        { type: 'finish', finishReason: { unified: reason, raw: reason }, usage },
-      ],
-    }),
-  }
-}
-
-function aiSdkText(id: string, value: string): LanguageModelV3StreamPart[] {
-  return [
-    { type: 'text-start', id },
-    { type: 'text-delta', id, delta: value },
-    { type: 'text-end', id },
-  ]
 }
