@@ -402,6 +402,10 @@ async function main() {
 
     await timed('page: the @google/genai route', async () => {
       await page.getByRole('tab', { name: 'Gemini' }).click()
+      assert(
+        (await textOf(page.getByTestId('model-label'))).includes('@google/genai'),
+        'the Gemini tab names its own model',
+      )
       await ask(page, 'What is 2 + 3?')
       const add = page.locator('[data-testid="tool-call"][data-tool="add"][data-status="done"]')
       await add.waitFor()

@@ -36,8 +36,14 @@ const SUGGESTIONS = [
   'Delete the note groceries',
 ]
 
-export function Chat(props: { modelLabel: string; nodeMode: ChatMode; nodeStore: 'redis' | 'memory' }) {
-  const { modelLabel, nodeMode, nodeStore } = props
+export function Chat(props: {
+  modelLabel: string
+  /** The @google/genai route's model, which is not the AI SDK routes' one. */
+  geminiLabel: string
+  nodeMode: ChatMode
+  nodeStore: 'redis' | 'memory'
+}) {
+  const { modelLabel, geminiLabel, nodeMode, nodeStore } = props
   const [route, setRoute] = useState<RouteKey>('node')
   // The edge and genai routes always run signed: an edge isolate keeps nothing between requests.
   const mode: ChatMode = route === 'node' ? nodeMode : 'signed'
@@ -68,7 +74,7 @@ export function Chat(props: { modelLabel: string; nodeMode: ChatMode; nodeStore:
             ))}
           </div>
           <span className="pill" data-testid="model-label">
-            {modelLabel}
+            {route === 'genai' ? geminiLabel : modelLabel}
           </span>
         </div>
       </header>

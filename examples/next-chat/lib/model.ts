@@ -33,3 +33,15 @@ export function chooseModel(): ChosenModel {
 
 export const SYSTEM_PROMPT =
   'You are the toolnexus demo assistant. Use the tools when they help, say plainly when one fails, and keep answers short.'
+
+/** The Gemini model of the @google/genai route (`GEMINI_MODEL` overrides it). */
+export function geminiModelId(): string {
+  return process.env.GEMINI_MODEL ?? 'gemini-2.5-flash'
+}
+
+/** What the page shows for the @google/genai route: Gemini with `GEMINI_API_KEY`, else the offline endpoint. */
+export function geminiModelLabel(): string {
+  return process.env.GEMINI_API_KEY
+    ? `@google/genai · ${geminiModelId()}`
+    : 'scripted · offline, over @google/genai'
+}

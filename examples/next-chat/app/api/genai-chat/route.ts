@@ -6,7 +6,7 @@ import { GoogleGenAI } from '@google/genai'
 import { createClient, createToolkit } from 'toolnexus'
 import { type ChatHandler, createChatHandler } from 'toolnexus/next'
 import { chatSecret } from '@/lib/chat-mode'
-import { SYSTEM_PROMPT } from '@/lib/model'
+import { geminiModelId, SYSTEM_PROMPT } from '@/lib/model'
 import { nativeTools } from '@/lib/native-tools'
 
 let handler: ChatHandler | undefined
@@ -24,8 +24,7 @@ export async function POST(request: Request): Promise<Response> {
 
 function geminiFor(origin: string): { genai: GoogleGenAI; model: string } {
   const apiKey = process.env.GEMINI_API_KEY
-  if (apiKey)
-    return { genai: new GoogleGenAI({ apiKey }), model: process.env.GEMINI_MODEL ?? 'gemini-2.5-flash' }
+  if (apiKey) return { genai: new GoogleGenAI({ apiKey }), model: geminiModelId() }
   const httpOptions = { baseUrl: `${origin}/api/scripted-gemini`, apiVersion: 'v1beta' }
   return { genai: new GoogleGenAI({ apiKey: 'offline', httpOptions }), model: 'scripted' }
 }
