@@ -5,7 +5,22 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024
 
 // Bytes kept from each end of a line that is too long, to find which request it answers.
-const EDGE_BYTES = 512
+export const EDGE_BYTES = 512
+
+/**
+ * The error a request gets when the server's answer to it is over the limit (its size, when known).
+ *
+ * @example
+ * tooLargeMessage(50 * 1024 * 1024) // "the server's answer is too large (50 MB; the limit for one MCP message is 10 MB)"
+ */
+export function tooLargeMessage(bytes: number | undefined, limit = MAX_MCP_MESSAGE_BYTES): string {
+  const size = bytes === undefined ? `over ${megabytes(limit)}` : megabytes(bytes)
+  return `the server's answer is too large (${size} MB; the limit for one MCP message is ${megabytes(limit)} MB)`
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')
+}
 
 /** What one line of a server's stdout turned out to be. */
 export type ReadLine =
@@ -14,17 +29,16 @@ export type ReadLine =
   | { kind: 'too-large'; bytes: number; id: string | number | undefined }
 
 /**
- * Splits an MCP server's stdout into newline-delimited JSON-RPC messages, holding at most
- * {@link MAX_MCP_MESSAGE_BYTES} of one. A longer line is skipped to its end (JSON text never holds a raw
- * newline, so the stream resynchronizes at the next one) without being kept; what it was is reported
- * with its size and, when its first or last bytes show one, the id of the request it answers. Peak memory
- * stays near the limit, however large the message.
+ * Splits a byte stream into newline-ended lines, holding at most `limit` bytes of one. A longer line is
+ * skipped to its end without being kept: what is reported of it is its size and its first and last bytes
+ * (enough to find the id of the request a JSON-RPC message answers). Peak memory stays near the limit,
+ * however long the line.
  *
  * @example
- * const reader = new BoundedLineReader()
- * for (const line of reader.push(chunk)) if (line.kind === 'message') handle(line.message)
+ * const lines = new BoundedLineSplitter()
+ * for (const line of lines.push(chunk)) if (line.kind === 'line') handle(line.bytes)
  */
-export class BoundedLineReader {
+export class BoundedLineSplitter {
   readonly #limit: number
   #chunks: Buffer[] = []
   #length = 0
@@ -35,9 +49,9 @@ export class BoundedLineReader {
     this.#limit = limit
   }
 
-  /** The lines completed by `chunk`, in order. */
-  push(chunk: Buffer): ReadLine[] {
-    const lines: ReadLine[] = []
+  /** The lines completed by `chunk`, in order, without their newline. */
+  push(chunk: Buffer): SplitLine[] {
+    const lines: SplitLine[] = []
     let start = 0
     for (;;) {
       const newline = chunk.indexOf(0x0a, start)
@@ -47,6 +61,11 @@ export class BoundedLineReader {
       lines.push(this.#finishLine())
       start = newline + 1
     }
+  }
+
+  /** What is held of a last line that no newline ended, if anything. */
+  flush(): SplitLine | undefined {
+    return this.#skipping === undefined && this.#length === 0 ? undefined : this.#finishLine()
   }
 
   #take(piece: Buffer): void {
@@ -70,20 +89,55 @@ export class BoundedLineReader {
     this.#length = 0
   }
 
-  #finishLine(): ReadLine {
+  #finishLine(): SplitLine {
     const skipped = this.#skipping
     if (skipped !== undefined) {
       this.#skipping = undefined
-      return { kind: 'too-large', bytes: skipped.bytes, id: responseId(skipped.head, skipped.tail) }
+      return { kind: 'too-large', ...skipped }
     }
-    const line = Buffer.concat(this.#chunks).toString('utf8').replace(/\r$/, '')
+    const bytes = Buffer.concat(this.#chunks)
     this.#chunks = []
     this.#length = 0
-    try {
-      return { kind: 'message', message: deserializeMessage(line) }
-    } catch (error) {
-      return { kind: 'invalid', error: error instanceof Error ? error : new Error(String(error)) }
-    }
+    return { kind: 'line', bytes }
+  }
+}
+
+/** One line of a {@link BoundedLineSplitter}: whole, or the size and ends of one that was too long. */
+export type SplitLine =
+  | { kind: 'line'; bytes: Buffer }
+  | { kind: 'too-large'; bytes: number; head: Buffer; tail: Buffer }
+
+/**
+ * Splits an MCP server's stdout into newline-delimited JSON-RPC messages, holding at most
+ * {@link MAX_MCP_MESSAGE_BYTES} of one. A longer line is skipped to its end (JSON text never holds a raw
+ * newline, so the stream resynchronizes at the next one); it is reported with its size and, when its
+ * first or last bytes show one, the id of the request it answers.
+ *
+ * @example
+ * const reader = new BoundedLineReader()
+ * for (const line of reader.push(chunk)) if (line.kind === 'message') handle(line.message)
+ */
+export class BoundedLineReader {
+  readonly #lines: BoundedLineSplitter
+
+  constructor(limit = MAX_MCP_MESSAGE_BYTES) {
+    this.#lines = new BoundedLineSplitter(limit)
+  }
+
+  /** The lines completed by `chunk`, in order. */
+  push(chunk: Buffer): ReadLine[] {
+    return this.#lines.push(chunk).map(readLine)
+  }
+}
+
+function readLine(line: SplitLine): ReadLine {
+  if (line.kind === 'too-large') {
+    return { kind: 'too-large', bytes: line.bytes, id: responseId(line.head, line.tail) }
+  }
+  try {
+    return { kind: 'message', message: deserializeMessage(line.bytes.toString('utf8').replace(/\r$/, '')) }
+  } catch (error) {
+    return { kind: 'invalid', error: error instanceof Error ? error : new Error(String(error)) }
   }
 }
 
@@ -96,7 +150,8 @@ function lastBytes(buffer: Buffer): Buffer {
 const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
 const TRAILING_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$/
 
-function responseId(head: Buffer, tail: Buffer): string | number | undefined {
+/** The id of the request a JSON-RPC response answers, read from its first or last bytes. */
+export function responseId(head: Buffer, tail: Buffer): string | number | undefined {
   const found =
     LEADING_ID.exec(head.toString('latin1'))?.[1] ?? TRAILING_ID.exec(tail.toString('latin1'))?.[1]
   if (found === undefined) return undefined

@@ -29,6 +29,7 @@ import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import { VERSION } from '../version.js'
+import { boundedMcpFetch } from './bounded-mcp-fetch.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { ElicitationHandler } from './mcp-source.js'
 import type { OAuthOptions, OAuthTokenStore } from './oauth-options.js'
@@ -504,7 +505,9 @@ export class McpServerConnection {
     // With OAuth the first attempt may end in the authorization step: the host hands back a code, it is
     // exchanged for tokens, and the next attempt connects with them.
     for (let attempt = 1; ; attempt++) {
-      const options = authProvider === undefined ? { requestInit } : { requestInit, authProvider }
+      // Answers are read within the MCP message size limit, as a stdio server's output is.
+      const fetch = boundedMcpFetch()
+      const options = { requestInit, fetch, ...(authProvider === undefined ? {} : { authProvider }) }
       const transport =
         kind === 'sse'
           ? new SSEClientTransport(plan.url, options)

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { BoundedLineReader, MAX_MCP_MESSAGE_BYTES } from './bounded-line-reader.js'
+import { BoundedLineReader, tooLargeMessage } from './bounded-line-reader.js'
 
 /**
  * How to start a local MCP server.
@@ -246,7 +246,7 @@ export class StdioProcessTransport implements Transport {
   // limit, and the server goes on serving (no restart, which would only fail the same way again).
   #answerTooLarge(bytes: number, readId: string | number | undefined): void {
     const id = readId ?? (this.#pending.size === 1 ? [...this.#pending][0] : undefined)
-    const message = `the server's answer is too large (${megabytes(bytes)} MB; the limit for one MCP message is ${megabytes(MAX_MCP_MESSAGE_BYTES)} MB)`
+    const message = tooLargeMessage(bytes)
     if (id === undefined || !this.#pending.has(id)) {
       this.onerror?.(new Error(`${message}; it was dropped`))
       return
@@ -330,7 +330,3 @@ function stopWatchingSignals(): void {
 }
 
 process.once('exit', killLiveTransports)
-
-function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')
-}

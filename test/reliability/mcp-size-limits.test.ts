@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { startOversizedHttpServer } from '../fixtures/reliability/oversized-http-server.js'
 import { recordingLogger } from '../mcp/mcp-fixtures.js'
 import { failOnUnhandledRejections } from './support.js'
 
@@ -58,4 +59,35 @@ describe('MCP message size limits', () => {
     expect(result.metadata?.truncated).toBe(true)
     expect(JSON.stringify(result.metadata).length).toBeLessThan(2_000)
   }, 60_000)
+
+  it.each([
+    ['json', false],
+    ['json', true],
+    ['sse', false],
+    ['sse', true],
+  ] as const)(
+    'over streamable HTTP (%s answers, id last: %s), a 50 MB result is "too large (limit 10 MB)" and the server goes on serving',
+    async (answer, idLast) => {
+      const http = await startOversizedHttpServer({ answer, idLast })
+      try {
+        await using tk = await createToolkit({
+          logger: recordingLogger().logger,
+          mcpConfig: { mcpServers: { big: { url: http.url } } },
+        })
+        const result = await tk.execute('big_huge', { megabytes: 50 })
+        expect(result.isError).toBe(true)
+        expect(result.output).toContain(
+          answer === 'json'
+            ? "the server's answer is too large (50 MB; the limit for one MCP message is 10 MB)"
+            : "the server's answer is too large (50 MB; the limit for one MCP message is 10 MB)",
+        )
+        expect(tk.mcpStatus()).toStrictEqual({ big: 'connected' })
+        expect(await tk.execute('big_small', {})).toMatchObject({ output: 'ok', isError: false })
+        expect((await tk.execute('big_calls', {})).output).toBe('3')
+      } finally {
+        await http.close()
+      }
+    },
+    60_000,
+  )
 })
