@@ -6,6 +6,9 @@ import { everythingServerPath, processesWithMarker, recordingLogger } from './mc
 // The real third-party reference server, started as `node <its dist/index.js> stdio` (never through npx).
 const SERVER = everythingServerPath()
 const SECRET = `everything-secret-${randomUUID()}`
+// On this file's server command lines only (the server ignores it): other test files running at the
+// same time start server-everything too, so the path alone would find their processes.
+const MARKER = `--toolnexus-test=${randomUUID()}`
 
 describe('@modelcontextprotocol/server-everything through createToolkit', () => {
   let toolkit: Toolkit
@@ -20,14 +23,14 @@ describe('@modelcontextprotocol/server-everything through createToolkit', () => 
         mcpServers: {
           everything: {
             command: process.execPath,
-            args: [SERVER, 'stdio'],
+            args: [SERVER, 'stdio', MARKER],
             env: { EVERYTHING_SECRET: '${TOOLNEXUS_EVERYTHING_SECRET}' },
           },
         },
         mcp: {
           picky: {
             type: 'local',
-            command: ['node', SERVER, 'stdio'],
+            command: ['node', SERVER, 'stdio', MARKER],
             tools: { echo: true, 'get-sum': true },
           },
         },
@@ -101,10 +104,10 @@ describe('@modelcontextprotocol/server-everything through createToolkit', () => 
   })
 
   it('close() ends both server processes', async () => {
-    expect(processesWithMarker(SERVER).length).toBeGreaterThanOrEqual(2)
+    expect(processesWithMarker(MARKER)).toHaveLength(2)
     const started = Date.now()
     await toolkit.close()
     console.log(`[mcp] close() of two server-everything processes took ${Date.now() - started} ms`)
-    expect(processesWithMarker(SERVER)).toStrictEqual([])
+    expect(processesWithMarker(MARKER)).toStrictEqual([])
   })
 })
