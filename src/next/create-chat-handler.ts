@@ -32,7 +32,7 @@ import {
   readSignedSuspension,
   signSuspension,
 } from './chat-approvals.js'
-import { readUserContent } from './convert-user-messages.js'
+import { readUserContent } from './read-user-content.js'
 import {
   type ChatLimits,
   type ChatRequest,
