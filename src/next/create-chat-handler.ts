@@ -32,7 +32,6 @@ import {
   readSignedSuspension,
   signSuspension,
 } from './chat-approvals.js'
-import { readUserContent } from './read-user-content.js'
 import {
   type ChatLimits,
   type ChatRequest,
@@ -40,6 +39,7 @@ import {
   type ResolvedChatLimits,
   readChatRequest,
 } from './read-chat-request.js'
+import { readUserContent } from './read-user-content.js'
 import { readSignedAnswer, signAnswer } from './signed-answer.js'
 
 /** How a chat client runs a conversation in its message type. */
