@@ -6,7 +6,7 @@ import { expandEnvVars } from '../shared/expand-env-vars.js'
 import { isRecord } from '../shared/is-record.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { errorMessage } from '../tool/tool-result.js'
-import { DEFAULT_MCP_TIMEOUT_MS, type McpConfig } from './mcp-config.js'
+import { DEFAULT_MCP_TIMEOUT_MS, type McpAuthConfig, type McpConfig } from './mcp-config.js'
 import { parseJsonWithComments } from './parse-json-with-comments.js'
 
 /**
@@ -70,17 +70,7 @@ export interface RemoteServerPlan {
  * @example
  * const plan: OAuthPlan = { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3cret' }
  */
-export interface OAuthPlan {
-  grant: 'authorization_code' | 'client_credentials'
-  clientId?: string
-  clientSecret?: string
-  scope?: string
-  /** Where the authorization server sends the browser back to (authorization code only). */
-  redirectUrl?: string
-  /** A URL-shaped client id: the client metadata document the authorization server may fetch. */
-  clientMetadataUrl?: string
-  clientName?: string
-}
+export type OAuthPlan = Omit<McpAuthConfig, 'grant'> & { grant: NonNullable<McpAuthConfig['grant']> }
 
 /**
  * What the config says about one server: how to reach it, or why it is skipped (`disabled`) or cannot be
