@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024
 
 // Bytes kept from each end of a line that is too long, to find which request it answers.
-export const EDGE_BYTES = 512
+const EDGE_BYTES = 512
 
 /**
  * The error a request gets when the server's answer to it is over the limit (its size, when known).
@@ -29,46 +29,31 @@ export type ReadLine =
   | { kind: 'too-large'; bytes: number; id: string | number | undefined }
 
 /**
- * Splits a byte stream into newline-ended lines, holding at most `limit` bytes of one. A longer line is
- * skipped to its end without being kept: what is reported of it is its size and its first and last bytes
- * (enough to find the id of the request a JSON-RPC message answers). Peak memory stays near the limit,
- * however long the line.
+ * Bytes held up to `limit`; past it, only the size and the first and last bytes are kept (enough to find
+ * the id of the request a JSON-RPC message answers), so memory stays near the limit however much comes.
  *
  * @example
- * const lines = new BoundedLineSplitter()
- * for (const line of lines.push(chunk)) if (line.kind === 'line') handle(line.bytes)
+ * const held = new BoundedBytes(10)
+ * held.push(Buffer.from('a long message'))
+ * held.take() // { kind: 'too-large', bytes: 14, head, tail }
  */
-export class BoundedLineSplitter {
+export class BoundedBytes {
   readonly #limit: number
   #chunks: Buffer[] = []
   #length = 0
-  // While skipping a line that is too long: its size so far, its first bytes and its last bytes.
+  // Once over the limit: the size so far, the first bytes and the last bytes.
   #skipping: { bytes: number; head: Buffer; tail: Buffer } | undefined
 
   constructor(limit = MAX_MCP_MESSAGE_BYTES) {
     this.#limit = limit
   }
 
-  /** The lines completed by `chunk`, in order, without their newline. */
-  push(chunk: Buffer): SplitLine[] {
-    const lines: SplitLine[] = []
-    let start = 0
-    for (;;) {
-      const newline = chunk.indexOf(0x0a, start)
-      const end = newline === -1 ? chunk.length : newline
-      this.#take(chunk.subarray(start, end))
-      if (newline === -1) return lines
-      lines.push(this.#finishLine())
-      start = newline + 1
-    }
+  /** Whether nothing is held. */
+  get empty(): boolean {
+    return this.#skipping === undefined && this.#length === 0
   }
 
-  /** What is held of a last line that no newline ended, if anything. */
-  flush(): SplitLine | undefined {
-    return this.#skipping === undefined && this.#length === 0 ? undefined : this.#finishLine()
-  }
-
-  #take(piece: Buffer): void {
+  push(piece: Buffer): void {
     if (piece.length === 0) return
     if (this.#skipping !== undefined) {
       this.#skipping.bytes += piece.length
@@ -84,25 +69,65 @@ export class BoundedLineSplitter {
     }
     // Over the limit: keep only the ends from now on.
     const held = Buffer.concat([...this.#chunks, piece])
-    this.#skipping = { bytes: held.length, head: held.subarray(0, EDGE_BYTES), tail: lastBytes(held) }
+    // Copies of the ends, so that the held bytes can be collected.
+    this.#skipping = {
+      bytes: held.length,
+      head: Buffer.from(held.subarray(0, EDGE_BYTES)),
+      tail: lastBytes(held),
+    }
     this.#chunks = []
     this.#length = 0
   }
 
-  #finishLine(): SplitLine {
+  /** What was held, whole or as the size and ends of what was too large; then holds nothing. */
+  take(): SplitLine {
     const skipped = this.#skipping
-    if (skipped !== undefined) {
-      this.#skipping = undefined
-      return { kind: 'too-large', ...skipped }
-    }
-    const bytes = Buffer.concat(this.#chunks)
+    const chunks = this.#chunks
+    this.#skipping = undefined
     this.#chunks = []
     this.#length = 0
-    return { kind: 'line', bytes }
+    return skipped === undefined
+      ? { kind: 'line', bytes: Buffer.concat(chunks) }
+      : { kind: 'too-large', ...skipped }
   }
 }
 
-/** One line of a {@link BoundedLineSplitter}: whole, or the size and ends of one that was too long. */
+/**
+ * Splits a byte stream into newline-ended lines, holding at most `limit` bytes of one ({@link BoundedBytes}):
+ * a longer line is skipped to its end without being kept, and reported by its size and ends.
+ *
+ * @example
+ * const lines = new BoundedLineSplitter()
+ * for (const line of lines.push(chunk)) if (line.kind === 'line') handle(line.bytes)
+ */
+export class BoundedLineSplitter {
+  readonly #line: BoundedBytes
+
+  constructor(limit = MAX_MCP_MESSAGE_BYTES) {
+    this.#line = new BoundedBytes(limit)
+  }
+
+  /** The lines completed by `chunk`, in order, without their newline. */
+  push(chunk: Buffer): SplitLine[] {
+    const lines: SplitLine[] = []
+    let start = 0
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start)
+      const end = newline === -1 ? chunk.length : newline
+      this.#line.push(chunk.subarray(start, end))
+      if (newline === -1) return lines
+      lines.push(this.#line.take())
+      start = newline + 1
+    }
+  }
+
+  /** What is held of a last line that no newline ended, if anything. */
+  flush(): SplitLine | undefined {
+    return this.#line.empty ? undefined : this.#line.take()
+  }
+}
+
+/** What {@link BoundedBytes} held: whole, or the size and ends of what was too long. */
 export type SplitLine =
   | { kind: 'line'; bytes: Buffer }
   | { kind: 'too-large'; bytes: number; head: Buffer; tail: Buffer }

@@ -2,8 +2,8 @@
 // output: the MCP SDK's HTTP transports read a JSON response whole and an SSE event to its end, however
 // large, so the fetch they are given bounds both on the way in.
 import {
+  BoundedBytes,
   BoundedLineSplitter,
-  EDGE_BYTES,
   MAX_MCP_MESSAGE_BYTES,
   responseId,
   tooLargeMessage,
@@ -38,39 +38,23 @@ export function boundedMcpFetch(fetchFn: Fetch = fetch, limit = MAX_MCP_MESSAGE_
   }
 }
 
-// A JSON body is held until it ends (at most `limit` bytes): past that only its first and last bytes are
-// kept, and the body becomes an error for the request its ends name, or fails the read when they name none.
+// A JSON body is held until it ends (at most `limit` bytes): past that only its size and ends are kept,
+// and the body becomes an error for the request its ends name, or fails the read when they name none.
 function boundedBody(limit: number): TransformStream<Uint8Array, Uint8Array> {
-  let held: Uint8Array[] = []
-  let bytes = 0
-  let ends: { head: Buffer; tail: Buffer } | undefined
+  const body = new BoundedBytes(limit)
   return new TransformStream({
     transform(chunk) {
-      bytes += chunk.byteLength
-      if (ends === undefined && bytes <= limit) {
-        held.push(chunk)
-        return
-      }
-      const piece = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-      if (ends === undefined) {
-        const all = Buffer.concat([...held, piece])
-        held = []
-        ends = {
-          head: Buffer.from(all.subarray(0, EDGE_BYTES)),
-          tail: Buffer.from(all.subarray(-EDGE_BYTES)),
-        }
-      } else {
-        ends.tail = Buffer.from(Buffer.concat([ends.tail, piece]).subarray(-EDGE_BYTES))
-      }
+      body.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
     },
     flush(controller) {
-      if (ends === undefined) {
-        for (const chunk of held) controller.enqueue(chunk)
+      const held = body.take()
+      if (held.kind === 'line') {
+        if (held.bytes.length > 0) controller.enqueue(held.bytes)
         return
       }
-      const id = responseId(ends.head, ends.tail)
-      if (id === undefined) throw new Error(tooLargeMessage(bytes, limit))
-      controller.enqueue(new TextEncoder().encode(JSON.stringify(tooLargeError(id, bytes, limit))))
+      const id = responseId(held.head, held.tail)
+      if (id === undefined) throw new Error(tooLargeMessage(held.bytes, limit))
+      controller.enqueue(new TextEncoder().encode(JSON.stringify(tooLargeError(id, held.bytes, limit))))
     },
   })
 }
