@@ -134,7 +134,7 @@ export class StoreError extends ToolnexusError {
 }
 
 /** The store operations a `StoreError` can name. */
-export type StoreOperation = 'connect' | 'load' | 'save' | 'delete'
+export type StoreOperation = 'connect' | 'load' | 'save' | 'delete' | 'claim'
 
 /** Why a resume was refused. */
 export type ApprovalErrorCode =
@@ -144,14 +144,18 @@ export type ApprovalErrorCode =
   | 'altered-state'
   /** An answer is malformed (no `approvalId`, `approved` not a boolean, the same id twice). */
   | 'invalid-approval'
-  /** An answer for a call that was already answered. */
+  /** An answer for a run that was answered already (here, on another instance, or before a restart). */
   | 'replayed-approval'
+  /** An answer that came after the run's `approvalTtlSeconds`. */
+  | 'expired-approval'
+  /** A run that could not wait: the process's guard (no `claims` store) holds as many runs as it keeps. */
+  | 'guard-full'
   /** An answer for a call this state is not waiting on (another call, another run). */
   | 'unknown-approval'
 
 /**
- * A resume that was refused: the run state or an approval was altered, replayed, or is for another call.
- * Nothing ran. `code` says which check failed.
+ * A resume that was refused: the run state or an approval was altered, replayed, expired, or is for
+ * another call. Nothing ran. `code` says which check failed.
  *
  * @example
  * try { await client.resume(state, { toolkit, approvals }) }

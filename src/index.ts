@@ -26,6 +26,7 @@ export {
   type WithToolkitOptions,
   withToolkit,
 } from './ai-sdk/with-toolkit.js'
+export type { ClaimStore } from './approvals/claim-store.js'
 // Approvals: calls that wait for a person, suspended runs and their state
 export type {
   ApprovalResponse,

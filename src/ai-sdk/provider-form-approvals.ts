@@ -27,7 +27,7 @@ export interface ApprovalAnswers {
  *
  * @example
  * const answers = findApprovalAnswers(options.prompt)
- * if (answers !== undefined) runLoop({ ..., resume: { state: answers.state, approvals: answers.approvals, consumed } })
+ * if (answers !== undefined) runLoop({ ..., resume: { state: answers.state, approvals: answers.approvals } })
  */
 export function findApprovalAnswers(prompt: readonly SpecMessage[]): ApprovalAnswers | undefined {
   const last = prompt.at(-1)

@@ -1,8 +1,6 @@
 import type { LanguageModel } from 'ai'
-import { AnsweredApprovals } from '../approvals/answered-approvals.js'
 import { type ClientOptions, readSettings } from '../client/create-client.js'
 import { ConfigError } from '../errors.js'
-import type { ConsumedApprovals } from '../loop/approval-turn.js'
 import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
 import type { ModelToolCall } from '../loop/transport.js'
 import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
@@ -61,9 +59,8 @@ export function withToolkit<Model extends LanguageModelObject>(
   }
   const inner = checkLanguageModel(model)
   const { toolkit, ...clientOptions } = checkOptions(options)
-  const settings = readSettings(clientOptions)
-  // Approval ids answered through this model: an answer sent again is refused as a replay.
-  const consumed = new AnsweredApprovals()
+  // Its guard claims every answered run once (in `claims`, else the process's guard).
+  const settings = readSettings(clientOptions, 'ai-sdk', 'withToolkit')
   const wrappedModel = new WrappedModel(inner)
   const callOf = (callOptions: unknown): WrappedCall =>
     wrappedCall({
@@ -71,7 +68,6 @@ export function withToolkit<Model extends LanguageModelObject>(
       wrappedModel,
       toolkit,
       settings,
-      consumed,
       callOptions: callOptions as CallerOptions,
     })
   const wrapped: SpecLanguageModel & { supportedUrls?: unknown } = {
@@ -144,7 +140,6 @@ interface WrappedCall {
   wrappedModel: WrappedModel
   toolkit: Toolkit
   settings: LoopSettings<SpecMessage>
-  consumed: ConsumedApprovals
   callOptions: CallerOptions
   /** The names of the caller's own tools: the loop leaves their calls to the AI SDK. */
   external: ReadonlySet<string>
@@ -160,7 +155,6 @@ function wrappedCall(parts: Omit<WrappedCall, 'external' | 'answers'>): WrappedC
     wrappedModel: parts.wrappedModel,
     toolkit: parts.toolkit,
     settings: parts.settings,
-    consumed: parts.consumed,
     callOptions,
     external: new Set((callOptions.tools ?? []).map((tool) => tool.name)),
     answers: findApprovalAnswers(callOptions.prompt),
@@ -185,9 +179,7 @@ function loopInput(
     mode,
     ...(stop === undefined ? {} : { stop }),
     // Answers go on with the suspended run: its sealed state holds the transcript the loop had.
-    ...(answers === undefined
-      ? {}
-      : { resume: { state: answers.state, approvals: answers.approvals, consumed: call.consumed } }),
+    ...(answers === undefined ? {} : { resume: { state: answers.state, approvals: answers.approvals } }),
   }
 }
 

@@ -49,8 +49,9 @@ export interface RunStateCall {
 /**
  * Everything a suspended run needs to go on, as plain JSON data: the transcript up to the model turn that
  * made the calls, that turn's calls (each answered or waiting), and the run's counters. No tools, no
- * functions, no system prompt: those come from the client and the toolkit that resume it. Sealed: a
- * digest over the whole state (an HMAC when the client has a `secret`) refuses any change.
+ * functions, no system prompt: those come from the client and the toolkit that resume it. Sealed by an
+ * HMAC over the whole state, with the client's `secret` or else a random key of its process, so any
+ * change is refused; it expires `approvalTtlSeconds` after it was made, and is answered once.
  *
  * @example
  * const text = JSON.stringify(result.state)   // keep it anywhere
@@ -74,7 +75,9 @@ export interface RunState {
   calls: RunStateCall[]
   /** Approval ids answered earlier in this run. */
   answered: string[]
-  /** `sha256:` or `hmac-sha256:` and the base64url digest of everything else. */
+  /** `Date.now()` from which the state is refused (`expired-approval`): `approvalTtlSeconds` after it was made. */
+  expiresAt: number
+  /** `hmac-sha256:` and the base64url HMAC of everything else (`sha256:` in states of older versions). */
   seal: string
 }
 
@@ -84,8 +87,12 @@ export type RunStateTransport = 'ai-sdk' | 'genai'
 /** What sealing and opening a state need to know of the client. */
 export interface RunStateKeys {
   transport: RunStateTransport
-  /** Signs with HMAC-SHA-256 and accepts only states signed with it. */
-  secret: string | undefined
+  /** Signs with HMAC-SHA-256 and accepts only states signed with it: the client's, or its process's. */
+  secret: string
+  /** Seconds a state may wait for its answer. */
+  ttlSeconds: number
+  /** Also accept states sealed by a plain SHA-256 (`unsafeAcceptHashSealedStates`): anyone can forge those. */
+  acceptHashSealed?: boolean
 }
 
 /**
@@ -96,7 +103,7 @@ export interface RunStateKeys {
  * const approvalId = await approvalIdFor({ keys, runId, turn: 1, toolCallId: 'call_1', args: { path: 'a.txt' } })
  */
 export async function approvalIdFor(options: {
-  keys: RunStateKeys
+  keys: { secret: string | undefined }
   runId: string
   turn: number
   toolCallId: string
@@ -115,26 +122,33 @@ export async function approvalIdFor(options: {
  */
 export async function sealRunState(
   keys: RunStateKeys,
-  parts: Omit<RunState, 'type' | 'version' | 'transport' | 'seal'>,
+  parts: Omit<RunState, 'type' | 'version' | 'transport' | 'expiresAt' | 'seal'>,
 ): Promise<RunState> {
   const data = toJsonData({
     type: 'toolnexus-run-state',
     version: 1,
     transport: keys.transport,
     ...parts,
+    expiresAt: Date.now() + keys.ttlSeconds * 1000,
   }) as Omit<RunState, 'seal'>
-  return { ...data, seal: await sealOf(keys, data) }
+  return { ...data, seal: await sealOf(keys.secret, data) }
 }
 
 /**
  * Reads a state handed to a resume (the object, or its JSON text) and checks it: its shape, that it
- * belongs to this kind of client, its seal, and that every waiting call still has the approval id its
- * arguments give. Throws an `ApprovalError` for anything else; nothing has run then.
+ * belongs to this kind of client, its seal, that every waiting call still has the approval id its
+ * arguments give, and that it has not expired. Throws an `ApprovalError` for anything else; nothing has
+ * run then. A `trusted` state (one the caller checked itself: a store's copy, a chat handler's signed
+ * run) skips the seal and approval-id checks, made with another process's key.
  *
  * @example
  * const state = await openRunState(keys, JSON.parse(text))
  */
-export async function openRunState(keys: RunStateKeys, given: unknown): Promise<RunState> {
+export async function openRunState(
+  keys: RunStateKeys,
+  given: unknown,
+  options: { trusted?: boolean } = {},
+): Promise<RunState> {
   let value = given
   if (typeof value === 'string') {
     try {
@@ -150,29 +164,36 @@ export async function openRunState(keys: RunStateKeys, given: unknown): Promise<
       { code: 'invalid-state' },
     )
   }
+  if (options.trusted !== true) await checkSeal(keys, state)
+  if (Date.now() >= state.expiresAt) {
+    throw new ApprovalError(
+      'The run state expired: its approval was not answered in time (`approvalTtlSeconds`); nothing ran.',
+      { code: 'expired-approval' },
+    )
+  }
+  return state
+}
+
+async function checkSeal(keys: RunStateKeys, state: RunState): Promise<void> {
   const { seal, ...data } = state
   const signed = seal.startsWith('hmac-sha256:')
-  if (keys.secret !== undefined && !signed) {
+  if (!signed && keys.acceptHashSealed !== true) {
     throw new ApprovalError(
-      'The run state is not signed, and this client has a `secret`: it resumes only states it signed.',
+      'The run state is sealed only by a plain hash, which anyone can recompute: it is refused (states are signed now; `unsafeAcceptHashSealedStates` accepts such states, and their forgeries).',
       { code: 'altered-state' },
     )
   }
-  if (keys.secret === undefined && signed) {
+  const secret = signed ? keys.secret : undefined
+  if (!sameDigest(await sealOf(secret, data), seal)) {
     throw new ApprovalError(
-      'The run state is signed with a secret, and this client has none: create it with the same `secret`.',
+      'The run state was changed after it was made, or signed by another process or secret (give every instance the same `secret`, and `claims`); nothing ran.',
       { code: 'altered-state' },
     )
-  }
-  if (!sameDigest(await sealOf(keys, data), seal)) {
-    throw new ApprovalError('The run state was changed after it was made; nothing ran.', {
-      code: 'altered-state',
-    })
   }
   for (const call of state.calls) {
     if (call.approvalId === undefined) continue
     const expected = await approvalIdFor({
-      keys,
+      keys: { secret },
       runId: state.runId,
       turn: state.turn,
       toolCallId: call.toolCallId,
@@ -185,23 +206,21 @@ export async function openRunState(keys: RunStateKeys, given: unknown): Promise<
       )
     }
   }
-  return state
 }
 
 /**
  * Checks the answers against the state's waiting calls, all before anything runs: each must be well
- * formed, name a call that waits (not one answered before, in this state or as `consumed` by this
- * client), and appear once. Returns the answers by approval id.
+ * formed, name a call that waits (not one answered earlier in the run), and appear once. Returns the
+ * answers by approval id. (That the state itself is answered once is the claim's to make.)
  *
  * @example
- * const answers = checkApprovals({ state, approvals, consumed })
+ * const answers = checkApprovals({ state, approvals })
  */
 export function checkApprovals(options: {
   state: RunState
   approvals: unknown
-  consumed?: { has(approvalId: string): boolean }
 }): Map<string, ApprovalResponse> {
-  const { state, approvals, consumed } = options
+  const { state, approvals } = options
   if (!Array.isArray(approvals)) {
     throw new ApprovalError(
       '`approvals` must be an array like [{ approvalId, approved: true }, { approvalId, approved: false, reason }].',
@@ -230,7 +249,7 @@ export function checkApprovals(options: {
         code: 'invalid-approval',
       })
     }
-    if (answered.has(approvalId) || (waiting.has(approvalId) && consumed?.has(approvalId) === true)) {
+    if (answered.has(approvalId)) {
       throw new ApprovalError(`Approval ${quoted} was already answered; nothing ran.`, {
         code: 'replayed-approval',
       })
@@ -250,10 +269,10 @@ export function checkApprovals(options: {
   return answers
 }
 
-function sealOf(keys: RunStateKeys, data: unknown): Promise<string> {
+function sealOf(secret: string | undefined, data: unknown): Promise<string> {
   const text = canonicalJson(data)
-  return digest({ text, secret: keys.secret }).then(
-    (value) => `${keys.secret === undefined ? 'sha256' : 'hmac-sha256'}:${value}`,
+  return digest({ text, secret }).then(
+    (value) => `${secret === undefined ? 'sha256' : 'hmac-sha256'}:${value}`,
   )
 }
 
@@ -273,7 +292,8 @@ function readShape(value: unknown): RunState {
       { code: 'invalid-state' },
     )
   }
-  const { transport, runId, turn, usage, text, finishReason, messages, calls, answered, seal } = value
+  const { transport, runId, turn, usage, text, finishReason, messages, calls, answered, expiresAt, seal } =
+    value
   const wellFormed =
     (transport === 'ai-sdk' || transport === 'genai') &&
     typeof runId === 'string' &&
@@ -288,6 +308,8 @@ function readShape(value: unknown): RunState {
     calls.every(isCall) &&
     Array.isArray(answered) &&
     answered.every((id) => typeof id === 'string') &&
+    typeof expiresAt === 'number' &&
+    Number.isFinite(expiresAt) &&
     typeof seal === 'string'
   if (!wellFormed) throw new ApprovalError(MALFORMED, { code: 'invalid-state' })
   return value as unknown as RunState

@@ -40,7 +40,11 @@ export interface ClaimedSuspension<Message> {
 export async function claimSuspension<Message>(options: {
   store: ConversationStore<Message>
   id: string
-  /** The client's keys, to check the state's seal before claiming; without them the resume checks it. */
+  /**
+   * The client's keys, to check the state's shape and expiry before claiming; without them the resume
+   * checks them. Its seal is not checked: the store is the server's own, and any instance sharing it
+   * (each with its own key when they have no `secret`) may have written it.
+   */
   keys?: RunStateKeys
   approvals: unknown
 }): Promise<ClaimedSuspension<Message>> {
@@ -53,7 +57,8 @@ export async function claimSuspension<Message>(options: {
       { code: 'replayed-approval' },
     )
   }
-  const state = keys === undefined ? suspension.state : await openRunState(keys, suspension.state)
+  const state =
+    keys === undefined ? suspension.state : await openRunState(keys, suspension.state, { trusted: true })
   checkApprovals({ state, approvals })
   const claimed = await callStore('save', id, () =>
     store.save(id, { messages: loaded.messages }, loaded.version),

@@ -1,6 +1,7 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
-import { AnsweredApprovals } from '../approvals/answered-approvals.js'
+import { createApprovalGuard, processSecret, readApprovalTtl, vouchFor } from '../approvals/approval-guard.js'
+import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
 import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { ConfigError } from '../errors.js'
@@ -54,10 +55,28 @@ export interface ClientOptions<Message> {
   telemetry?: TelemetryOptions
   /**
    * Signs the state of a suspended run (HMAC-SHA-256) and resumes only states signed with it, so a state
-   * that passed through other hands cannot be forged. Give every instance the same secret.
-   * @default none: states carry a plain digest that refuses accidental or careless changes
+   * that passed through other hands cannot be forged. Give every instance the same secret, and `claims`:
+   * a shared secret without them is a `ConfigError` at the first suspension.
+   * @default a random key made once per process: its states resume in this process only
    */
   secret?: string | undefined
+  /**
+   * Where an answered run is claimed before anything of it runs, so that it runs at most once across
+   * every instance that shares the `secret` (and across restarts): a store all of them share.
+   *
+   * @default one guard for the whole process (enough for one instance)
+   * @example
+   * createClient({ model, secret: process.env.APPROVAL_SECRET, claims: createRedisStore({ url }) })
+   */
+  claims?: ClaimStore | undefined
+  /** Seconds a suspended run's state may wait for its answer; then it is refused (`expired-approval`). @default 900 */
+  approvalTtlSeconds?: number
+  /**
+   * Also resume states sealed by a plain SHA-256 (made by older versions without a `secret`). Anyone who
+   * holds such a state can change it and recompute the seal: only for states that never left your servers.
+   * @default false
+   */
+  unsafeAcceptHashSealedStates?: boolean
 }
 
 /** A client over an AI SDK `LanguageModel`. */
@@ -244,7 +263,6 @@ class LoopClient<Message> implements Client<Message> {
   // One ask at a time per conversation in this client, so that a turn sees the one before it. Across
   // processes the store's compare-and-set keeps every turn (see saveTurn).
   readonly #conversations = new Map<string, Promise<unknown>>()
-  readonly #answered = new AnsweredApprovals()
   readonly #userMessage: (parts: readonly UserContentPart[]) => Promise<Message>
   readonly messageFormat: RunStateTransport
 
@@ -320,7 +338,7 @@ class LoopClient<Message> implements Client<Message> {
       signal: options.signal,
       ...(stop === undefined ? {} : { stop }),
       mode,
-      resume: { state, approvals: options.approvals, consumed: this.#answered },
+      resume: { state, approvals: options.approvals },
     })
   }
 
@@ -369,6 +387,8 @@ class LoopClient<Message> implements Client<Message> {
   ): Promise<RunResult<Message>> {
     const claimed = await claimSuspension({ store: this.store, id, keys: this.#settings.runState, approvals })
     const { state } = claimed.suspension
+    // Claimed by the store's compare-and-set: any instance sharing the store may have suspended it.
+    vouchFor(state)
     const result = await this.resume(state, { ...runOptions, approvals: approvals as ApprovalResponse[] })
     const messages = await saveResumed({
       store: this.store,
@@ -452,6 +472,7 @@ function isAbortSignalLike(value: unknown): value is AbortSignal {
 export function readSettings<Message>(
   options: ClientOptions<Message>,
   kind: RunStateTransport = 'ai-sdk',
+  where = 'createClient',
 ): LoopSettings<Message> {
   const {
     system,
@@ -499,13 +520,25 @@ export function readSettings<Message>(
       throw new ConfigError(`\`hooks.${name}\` must be a function.`)
     }
   }
-  const { secret } = options
+  const { secret, unsafeAcceptHashSealedStates } = options
   if (secret !== undefined && (typeof secret !== 'string' || secret.length < 16)) {
     throw new ConfigError(
       '`secret` must be a string of at least 16 characters (32 random bytes in base64 is a good one), the same on every instance.',
       { field: 'secret' },
     )
   }
+  if (unsafeAcceptHashSealedStates !== undefined && typeof unsafeAcceptHashSealedStates !== 'boolean') {
+    throw new ConfigError('`unsafeAcceptHashSealedStates` must be true or false.', {
+      field: 'unsafeAcceptHashSealedStates',
+    })
+  }
+  const ttlSeconds = readApprovalTtl(options.approvalTtlSeconds, where)
+  const approvalGuard = createApprovalGuard({
+    claims: readClaimStore(options.claims, where),
+    sharedSecret: secret !== undefined,
+    ttlSeconds,
+    where,
+  })
   return {
     system,
     maxTurns,
@@ -514,7 +547,13 @@ export function readSettings<Message>(
     timeoutMs,
     toolConcurrency,
     telemetry: readTelemetry(options.telemetry),
-    runState: { transport: kind, secret },
+    runState: {
+      transport: kind,
+      secret: secret ?? processSecret(),
+      ttlSeconds,
+      ...(unsafeAcceptHashSealedStates === true && { acceptHashSealed: true }),
+    },
+    approvalGuard,
   }
 }
 

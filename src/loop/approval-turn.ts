@@ -1,6 +1,7 @@
 // The loop's approval steps: which calls of a turn wait for a person, the suspended run they leave, and the
 // turn a resume starts in. Used only when a toolkit has tools that need approval, or on resume.
 
+import { type ApprovalGuard, takeVouched } from '../approvals/approval-guard.js'
 import {
   approvalIdFor,
   checkApprovals,
@@ -31,12 +32,6 @@ export interface HoldableCall {
 export type CallPreset =
   | { kind: 'answered'; result: ToolResult; fresh: boolean; reason?: string }
   | { kind: 'held'; approvalId: string }
-
-/** Approval ids a client has seen answered; refused when answered again. */
-export interface ConsumedApprovals {
-  has(approvalId: string): boolean
-  add(approvalId: string): void
-}
 
 /** The run a resume goes on with: where it stopped, and how each call of that turn stands. */
 export interface ResumedRun {
@@ -117,6 +112,8 @@ export async function holdCalls(options: {
 export interface SuspendOptions<Message> {
   transport: Transport<Message>
   keys: RunStateKeys
+  /** Refuses to hand out a state that could be replayed; reserves its claim. */
+  guard: ApprovalGuard
   runId: string
   /** Approval ids answered earlier in the run (this resume's included). */
   answered: string[]
@@ -139,12 +136,12 @@ export const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s 
 /**
  * Ends the run suspended: seals the state (transcript, the turn's calls with the results they have, and
  * the run's counters) and answers every waiting call in `messages` with an error result saying it was not
- * run, so that the transcript is valid history as it is.
+ * run, so that the transcript is valid history as it is. The guard sees the state before anyone does.
  */
 export async function suspendRun<Message>(
   options: SuspendOptions<Message>,
 ): Promise<SuspendedRunResult<Message>> {
-  const { transport, keys, runId, answered, calls, presets, results, messages, turn, usage, last, records } =
+  const { transport, keys, guard, runId, answered, calls, presets, results, messages, turn, usage, last } =
     options
   const byId = new Map(results.map((each) => [each.call, each.result]))
   const pending: PendingApproval[] = []
@@ -185,13 +182,14 @@ export async function suspendRun<Message>(
     calls: stateCalls,
     answered,
   })
+  guard.suspend(state)
   return {
     status: 'suspended',
     pending,
     state,
     text: last.text,
     messages: [...messages, ...transport.toolResultsMessages(everyAnswer)],
-    toolCalls: records,
+    toolCalls: options.records,
     turns: turn,
     usage,
     finishReason: last.finishReason,
@@ -200,16 +198,20 @@ export async function suspendRun<Message>(
 
 /**
  * Opens a resume: checks the state and the answers (an `ApprovalError`, with nothing run, when either is
- * altered, replayed or for another call), marks the answers consumed, and sets up the stopped turn:
- * approved calls run, denied ones get an error result saying the user declined, unanswered ones wait.
+ * altered, expired or for another call), claims the run through the guard (refused as a replay when it
+ * was answered before, anywhere the claims reach), and sets up the stopped turn: approved calls run,
+ * denied ones get an error result saying the user declined, unanswered ones wait. A state the caller
+ * vouched for was checked and claimed by it.
  */
 export async function openResume(
-  resume: { state: unknown; approvals: unknown; consumed: ConsumedApprovals },
+  resume: { state: unknown; approvals: unknown },
   keys: RunStateKeys,
+  guard: ApprovalGuard,
 ): Promise<ResumedRun> {
-  const state = await openRunState(keys, resume.state)
-  const answers = checkApprovals({ state, approvals: resume.approvals, consumed: resume.consumed })
-  for (const approvalId of answers.keys()) resume.consumed.add(approvalId)
+  const trusted = takeVouched(resume.state)
+  const state = await openRunState(keys, resume.state, { trusted })
+  const answers = checkApprovals({ state, approvals: resume.approvals })
+  if (!trusted) await guard.claim(state)
   const calls: HoldableCall[] = []
   const presets: Array<CallPreset | undefined> = []
   const toolCalls: ModelToolCall[] = []

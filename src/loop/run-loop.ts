@@ -1,3 +1,4 @@
+import type { ApprovalGuard } from '../approvals/approval-guard.js'
 import type { RunStateKeys } from '../approvals/run-state.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
@@ -7,7 +8,6 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './add-usage.js'
 import {
   type CallPreset,
-  type ConsumedApprovals,
   findHeldCalls,
   holdCalls,
   openResume,
@@ -32,8 +32,10 @@ export interface LoopSettings<Message> {
   toolConcurrency: number
   /** Traces every run, model call and tool call; loaded on demand, so its promise until then. */
   telemetry?: LoopTelemetry | PromiseLike<LoopTelemetry> | undefined
-  /** How suspended runs are sealed and checked (the client's transport and `secret`). */
+  /** How suspended runs are sealed and checked (the client's transport, key and expiry). */
   runState: RunStateKeys
+  /** Refuses to hand out a replayable run, and claims an answered one once. */
+  approvalGuard: ApprovalGuard
 }
 
 /** One run's input. */
@@ -63,9 +65,9 @@ export interface LoopInput<Message> {
   mode: 'generate' | 'stream'
   /**
    * Goes on with a suspended run instead of starting one (`history` and `prompt` are then unused): the
-   * state, the answers, and the approval ids this client has seen answered (refused as replays).
+   * state and the answers. The run is claimed before anything of it runs.
    */
-  resume?: { state: unknown; approvals: unknown; consumed: ConsumedApprovals }
+  resume?: { state: unknown; approvals: unknown }
 }
 
 /**
@@ -94,7 +96,9 @@ export async function* runLoop<Message>(
     let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
     // A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered.
     let resumed =
-      input.resume === undefined ? undefined : await scope.race(openResume(input.resume, settings.runState))
+      input.resume === undefined
+        ? undefined
+        : await scope.race(openResume(input.resume, settings.runState, settings.approvalGuard))
     const messages =
       resumed !== undefined
         ? (resumed.messages as Message[])
@@ -240,6 +244,7 @@ export async function* runLoop<Message>(
             suspendRun({
               transport,
               keys: settings.runState,
+              guard: settings.approvalGuard,
               runId,
               answered: answeredIds,
               calls,

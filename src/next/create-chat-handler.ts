@@ -13,7 +13,14 @@
 // `@google/genai` client. The client builds each user message (`client.userMessage`); the handler's
 // `system` goes to the run as its `system` option, so Gemini gets it as `systemInstruction`.
 import type { ModelMessage, UIMessage } from 'ai'
-import type { ApprovalResponse, RunState } from '../approvals/run-state.js'
+import {
+  type ApprovalGuard,
+  createApprovalGuard,
+  readApprovalTtl,
+  vouchFor,
+} from '../approvals/approval-guard.js'
+import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
+import { type ApprovalResponse, checkApprovals, type RunState } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
@@ -40,7 +47,7 @@ import {
   readChatRequest,
 } from './read-chat-request.js'
 import { readUserContent } from './read-user-content.js'
-import { readSignedAnswer, signAnswer } from './signed-answer.js'
+import { ANSWER_METADATA_KEY, readSignedAnswer, signAnswer } from './signed-answer.js'
 
 /** How a chat client runs a conversation in its message type. */
 interface ChatClientRuns<Message> {
@@ -139,6 +146,9 @@ export interface StoreChatHandlerOptions<Message = ModelMessage> extends CommonC
    */
   conversationId?: (context: { id: string; request: Request }) => Awaitable<string>
   secret?: undefined
+  /** Store mode claims an answered run in the store itself (a compare-and-set). */
+  claims?: undefined
+  approvalTtlSeconds?: undefined
 }
 
 /**
@@ -152,9 +162,20 @@ export interface SignedChatHandlerOptions<Message = ModelMessage> extends Common
   /**
    * The HMAC key, at least 32 characters (`openssl rand -base64 32`). Omitted: a random one made once per
    * process, so one instance works with no configuration; N instances (or a restart that should keep
-   * conversations going) need the same `secret`.
+   * conversations going) need the same `secret`, and `claims`.
    */
   secret?: string
+  /**
+   * Where an answered run is claimed before anything of it runs, shared by every instance that shares the
+   * `secret`: the first answer wins (approve or deny), a later one is refused and nothing runs. Needed
+   * with a `secret` once a tool needs approval (without it the first suspension is a `ConfigError`).
+   * @default one guard for the whole process (enough for one instance without a `secret`)
+   * @example
+   * createChatHandler({ client, toolkit, secret: process.env.CHAT_SECRET, claims: createRedisStore({ url }) })
+   */
+  claims?: ClaimStore
+  /** Seconds a signed run waits for its answer; then it is refused. @default 900 */
+  approvalTtlSeconds?: number
 }
 
 /**
@@ -287,7 +308,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
         resumption =
           mode.kind === 'store'
             ? await storedResumption({ ...mode, chat, request, approvals })
-            : await signedResumption<Message>({ signer: mode.signer, message: last })
+            : await signedResumption<Message>({ mode, chatId: chat.id ?? '', message: last, approvals })
       } catch (error) {
         if (ApprovalError.isInstance(error)) return jsonError(409, error.message)
         if (!StoreError.isInstance(error)) throw error
@@ -307,7 +328,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
       conversation =
         mode.kind === 'store'
           ? await storedConversation({ ...mode, chat, request, userMessages })
-          : await signedConversation({ signer: mode.signer, chat, logger, userMessages })
+          : await signedConversation({ mode, chat, logger, userMessages })
     } catch (error) {
       if (!StoreError.isInstance(error)) throw error
       // A StoreError's message names the operation and the conversation, never a URL or a password.
@@ -335,7 +356,14 @@ type Mode<Message> =
       store: ConversationStore<Message>
       conversationId: NonNullable<StoreChatHandlerOptions['conversationId']> | undefined
     }
-  | { kind: 'signed'; signer: Signer }
+  | SignedMode
+
+/** Signed mode: what signs, and what guards the runs it hands out. */
+interface SignedMode {
+  kind: 'signed'
+  signer: Signer
+  guard: ApprovalGuard
+}
 
 /**
  * Signed mode's signer, bound to the client's message format: an answer signed by a route of one kind
@@ -356,7 +384,7 @@ function forFormat<Message>(mode: Mode<Message>, client: ChatClient<Message>): M
   const { signer } = mode
   const scope = (purpose: string): string => `${purpose}/${format}`
   return {
-    kind: 'signed',
+    ...mode,
     signer: {
       sign: (purpose, text) => signer.sign(scope(purpose), text),
       verify: (purpose, text, signature) => signer.verify(scope(purpose), text, signature),
@@ -406,6 +434,14 @@ function readMode<Message>(options: ChatHandlerOptions<Message>): Mode<Message> 
         { field: 'secret' },
       )
     }
+    // Typed out of store mode; a caller without types may still pass them.
+    const { claims, approvalTtlSeconds } = options as { claims?: unknown; approvalTtlSeconds?: unknown }
+    if (claims !== undefined || approvalTtlSeconds !== undefined) {
+      throw new ConfigError(
+        '`claims` and `approvalTtlSeconds` are for the signed mode: with a store, an answered run is claimed in the store, and expires by the client’s `approvalTtlSeconds`.',
+        { field: claims !== undefined ? 'claims' : 'approvalTtlSeconds' },
+      )
+    }
     if (conversationId !== undefined && typeof conversationId !== 'function') {
       throw new ConfigError('`conversationId` must be a function ({ id, request }) => the store key.', {
         field: 'conversationId',
@@ -414,9 +450,15 @@ function readMode<Message>(options: ChatHandlerOptions<Message>): Mode<Message> 
     return { kind: 'store', store, conversationId }
   }
   const { secret } = options
+  const guard = createApprovalGuard({
+    claims: readClaimStore(options.claims, 'createChatHandler'),
+    sharedSecret: secret !== undefined,
+    ttlSeconds: readApprovalTtl(options.approvalTtlSeconds, 'createChatHandler'),
+    where: 'createChatHandler',
+  })
   if (secret === undefined) {
     processSigner ??= createHmacSigner()
-    return { kind: 'signed', signer: processSigner }
+    return { kind: 'signed', signer: processSigner, guard }
   }
   if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(
@@ -424,7 +466,7 @@ function readMode<Message>(options: ChatHandlerOptions<Message>): Mode<Message> 
       { field: 'secret' },
     )
   }
-  return { kind: 'signed', signer: createHmacSigner({ secret }) }
+  return { kind: 'signed', signer: createHmacSigner({ secret }), guard }
 }
 
 function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
@@ -514,12 +556,13 @@ async function storedConversation<Message>(input: {
  * signed transcript it carries, never as its parts; system messages are dropped.
  */
 async function signedConversation<Message>(input: {
-  signer: Signer
+  mode: SignedMode
   chat: ChatRequest
   logger: Logger
   userMessages: UserMessages<Message>
 }): Promise<Conversation<Message> | string> {
-  const { signer, chat, logger } = input
+  const { mode, chat, logger } = input
+  const { signer } = mode
   const messages: Message[] = []
   let altered = 0
   for (const message of chat.messages) {
@@ -550,7 +593,7 @@ async function signedConversation<Message>(input: {
   }
   return {
     messages,
-    finish: (added, result) => signedMetadata(signer, added, result),
+    finish: (added, result) => signedMetadata({ mode, chatId: chat.id ?? '', added, result }),
   }
 }
 
@@ -570,6 +613,8 @@ async function storedResumption<Message>(input: {
     input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
   const claimed = await claimSuspension({ store, id: key, approvals })
   const { state } = claimed.suspension
+  // Claimed by the store's compare-and-set; any instance sharing the store may have suspended it.
+  vouchFor(state)
   return {
     state,
     finish: async (result) => {
@@ -584,38 +629,76 @@ async function storedResumption<Message>(input: {
 /**
  * Signed stateless mode: the suspended run the answered message carries, signed by this server, and its
  * signed transcript; the resumed answer's transcript replaces the calls' "not run" answers with the real
- * ones. Nothing a browser made up can be resumed.
+ * ones. Nothing a browser made up can be resumed: the run must be this conversation's, carried by the
+ * message whose answer it was signed with, unexpired, and unclaimed — it is claimed here, before anything
+ * runs, so that a second answer (here, on another instance, after a restart) runs nothing.
  */
 async function signedResumption<Message>(input: {
-  signer: Signer
+  mode: SignedMode
+  chatId: string
   message: UIMessage
+  approvals: ApprovalResponse[]
 }): Promise<Resumption<Message> | string> {
-  const { signer, message } = input
-  const suspension = await readSignedSuspension(signer, message)
+  const { mode, chatId, message, approvals } = input
+  const { signer } = mode
+  const run = await readSignedSuspension(signer, message)
   const answer = await readSignedAnswer<Message>(signer, message)
-  if (suspension === undefined || answer.kind !== 'signed') {
+  if (run === undefined || answer.kind !== 'signed') {
     return 'The answered message carries no run this server suspended (unsigned, altered, or signed with another secret); nothing ran.'
   }
-  const { state, placeholders } = suspension
+  const carried = (message.metadata as Record<string, { signature?: unknown }>)[ANSWER_METADATA_KEY]
+  if (run.chatId !== chatId || run.answer !== carried?.signature) {
+    throw new ApprovalError(
+      'The answered run belongs to another message or conversation than the one it came with; nothing ran.',
+      { code: 'unknown-approval' },
+    )
+  }
+  if (Date.now() >= run.expiresAt) {
+    throw new ApprovalError(
+      'The run expired: its approval was not answered in time (`approvalTtlSeconds`); nothing ran.',
+      { code: 'expired-approval' },
+    )
+  }
+  const { state, placeholders } = run.suspension
+  checkApprovals({ state, approvals })
+  await mode.guard.claim(state)
+  vouchFor(state)
   const before = answer.messages.slice(0, Math.max(0, answer.messages.length - placeholders))
   return {
     state,
     finish: (result) =>
-      signedMetadata(signer, [...before, ...result.messages.slice(state.messages.length)], result),
+      signedMetadata({
+        mode,
+        chatId,
+        added: [...before, ...result.messages.slice(state.messages.length)],
+        result,
+      }),
   }
 }
 
-/** The signed answer, and the signed suspended run while it waits (cleared once it does not). */
-async function signedMetadata<Message>(
-  signer: Signer,
-  added: readonly Message[],
-  result: RunResult<Message>,
-): Promise<Record<string, unknown>> {
-  const run: Record<string, unknown> =
-    result.status === 'suspended'
-      ? await signSuspension(signer, toStoredSuspension(result))
-      : { [RUN_METADATA_KEY]: null }
-  return { ...(await signAnswer(signer, added)), ...run }
+/**
+ * The signed answer, and the signed suspended run while it waits (cleared once it does not), bound to the
+ * conversation and to this answer. The guard sees a suspended run first: it refuses one a shared secret
+ * without `claims` would make replayable, before anything of it reaches the browser.
+ */
+async function signedMetadata<Message>(input: {
+  mode: SignedMode
+  chatId: string
+  added: readonly Message[]
+  result: RunResult<Message>
+}): Promise<Record<string, unknown>> {
+  const { mode, chatId, added, result } = input
+  const signed = await signAnswer(mode.signer, added)
+  if (result.status !== 'suspended') return { ...signed, [RUN_METADATA_KEY]: null }
+  const suspension = toStoredSuspension(result)
+  mode.guard.suspend(suspension.state)
+  const run = await signSuspension(mode.signer, {
+    suspension,
+    chatId,
+    answer: signed[ANSWER_METADATA_KEY].signature,
+    expiresAt: Date.now() + mode.guard.ttlSeconds * 1000,
+  })
+  return { ...signed, ...run }
 }
 
 /**

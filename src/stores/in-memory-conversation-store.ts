@@ -1,3 +1,4 @@
+import { type ClaimStore, checkClaim } from '../approvals/claim-store.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'
@@ -30,8 +31,11 @@ export interface InMemoryConversationStoreOptions {
  * await client.ask('My name is Ada.', { id: 'user-1' })
  * await store.load('user-1') // { messages: [...the whole conversation], version: 1 }
  */
-export class InMemoryConversationStore<Message> implements ConversationStore<Message> {
+export class InMemoryConversationStore<Message> implements ConversationStore<Message>, ClaimStore {
   readonly #conversations = new Map<string, Entry>()
+  /** Claimed keys and the `Date.now()` at which each claim ends. */
+  readonly #claims = new Map<string, number>()
+  #claimsSinceSweep = 0
   readonly #ttlMs: number | undefined
 
   constructor(options: InMemoryConversationStoreOptions = {}) {
@@ -59,6 +63,27 @@ export class InMemoryConversationStore<Message> implements ConversationStore<Mes
 
   delete(id: string): void {
     this.#conversations.delete(id)
+  }
+
+  /**
+   * `true` for the first claim of `key`, then `false` until `ttlSeconds` have passed. A claim is never
+   * forgotten before it ends.
+   *
+   * @example
+   * store.claim('approval:run-1', 960) // true, then false
+   */
+  claim(key: string, ttlSeconds: number): boolean {
+    checkClaim(key, ttlSeconds)
+    const now = Date.now()
+    const until = this.#claims.get(key)
+    if (until !== undefined && until > now) return false
+    this.#claims.set(key, now + ttlSeconds * 1000)
+    // Ended claims are swept now and then, so the map holds about the live ones.
+    if (++this.#claimsSinceSweep >= 1024) {
+      this.#claimsSinceSweep = 0
+      for (const [claimed, end] of this.#claims) if (end <= now) this.#claims.delete(claimed)
+    }
+    return true
   }
 
   #live(id: string): Entry | undefined {

@@ -1,5 +1,6 @@
 // `toolnexus/postgres`: conversations in PostgreSQL, shared by every instance. Loaded only through its
 // subpath, so the root entry never touches `pg` (an optional peer dependency).
+import { checkClaim } from '../approvals/claim-store.js'
 import { ConfigError, StoreError } from '../errors.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, StoredConversation } from './conversation-store.js'
@@ -42,7 +43,12 @@ export type PostgresStoreOptions = PostgresConnection & {
   ttlSeconds?: number
   /** The table, optionally schema-qualified (`app.conversations`). @default 'toolnexus_conversations' */
   table?: string
-  /** Create the table (and its expiry index) on first use if it is missing. @default true */
+  /**
+   * The table of claims (`claim`), optionally schema-qualified. @default the conversation table's name and
+   * `_claims`, like 'toolnexus_conversations_claims'
+   */
+  claimsTable?: string
+  /** Create the tables (and their expiry indexes) on first use if they are missing. @default true */
   createTable?: boolean
 }
 
@@ -60,7 +66,16 @@ export interface PostgresConversationStore {
   save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
   /** Forgets the conversation (no error when there is none). */
   delete(id: string): Promise<void>
-  /** Deletes the rows whose expiry has passed (they are never loaded; this frees their space). */
+  /**
+   * `true` for the first claim of `key` across every instance on this database, then `false` until
+   * `ttlSeconds` have passed: one `INSERT … ON CONFLICT` statement. Makes the store a `ClaimStore`, for
+   * `claims`.
+   */
+  claim(key: string, ttlSeconds: number): Promise<boolean>
+  /**
+   * Deletes the rows whose expiry has passed (they are never loaded; this frees their space), and the
+   * claims whose time is over. Resolves how many conversations it deleted.
+   */
   deleteExpired(): Promise<number>
   /** Ends the pool the store made from `connectionString` (not a pool you passed). */
   close(): Promise<void>
@@ -94,17 +109,23 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresConv
   }
   const ttlMs = readTtlSeconds(options.ttlSeconds, 'createPostgresStore')
   const ttlSeconds = ttlMs === undefined ? null : ttlMs / 1000
-  const table = quoteTable(options.table ?? DEFAULT_TABLE)
+  const name = options.table ?? DEFAULT_TABLE
+  const table = quoteTable(name)
+  const claimsName = options.claimsTable ?? `${typeof name === 'string' ? name : ''}_claims`
+  const claims = quoteTable(claimsName)
   const secrets = connectionSecrets(options.connectionString)
   const pool = readPool(options)
-  const fail = (operation: 'connect' | 'load' | 'save' | 'delete', id: string | undefined, error: unknown) =>
-    storeFailure({ store: 'Postgres', operation, id, error, secrets })
+  const fail = (
+    operation: 'connect' | 'load' | 'save' | 'delete' | 'claim',
+    id: string | undefined,
+    error: unknown,
+  ) => storeFailure({ store: 'Postgres', operation, id, error, secrets })
 
   let ready: Promise<void> | undefined
   const prepare = (): Promise<void> => {
     if (options.createTable === false) return Promise.resolve()
     if (ready === undefined) {
-      const creating = createTableOnce(pool, table, options.table ?? DEFAULT_TABLE)
+      const creating = createTableOnce(pool, table, name, claimsName)
       ready = creating
       // A failure is the caller's error now; the next call tries again.
       creating.catch(() => {
@@ -114,7 +135,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresConv
     return ready
   }
   const query = async (
-    operation: 'load' | 'save' | 'delete',
+    operation: 'load' | 'save' | 'delete' | 'claim',
     id: string | undefined,
     text: string,
     values: unknown[],
@@ -178,6 +199,23 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresConv
       await query('delete', id, `DELETE FROM ${table} WHERE id = $1`, [id])
     },
 
+    async claim(key, ttlSeconds) {
+      checkClaim(key, ttlSeconds)
+      // One statement: a new key is inserted; a key whose claim is over is taken again; a live claim is
+      // left alone and returns no row.
+      const result = await query(
+        'claim',
+        key,
+        `INSERT INTO ${claims} AS current (key, expires_at)
+         VALUES ($1, now() + $2::integer * interval '1 second')
+         ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at
+           WHERE current.expires_at <= now()
+         RETURNING 1`,
+        [key, ttlSeconds],
+      )
+      return result.rows.length === 1
+    },
+
     async deleteExpired() {
       const result = await query(
         'delete',
@@ -185,6 +223,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresConv
         `DELETE FROM ${table} WHERE expires_at IS NOT NULL AND expires_at <= now()`,
         [],
       )
+      await query('delete', undefined, `DELETE FROM ${claims} WHERE expires_at <= now()`, [])
       return result.rowCount ?? 0
     },
 
@@ -193,28 +232,41 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresConv
 }
 
 /**
- * The `CREATE TABLE` statement of the store's table (what `createTable` runs), for your migrations.
+ * The `CREATE TABLE` statements of the store's tables, conversations and claims (what `createTable`
+ * runs), for your migrations.
  *
  * @example
  * await pool.query(postgresStoreSchema('toolnexus_conversations'))
  */
-export function postgresStoreSchema(table: string = DEFAULT_TABLE): string {
+export function postgresStoreSchema(table: string = DEFAULT_TABLE, claimsTable = `${table}_claims`): string {
   const quoted = quoteTable(table)
   const index = quoteIdentifier(`${table.split('.').pop() ?? table}_expires_at`)
+  const claims = quoteTable(claimsTable)
+  const claimsIndex = quoteIdentifier(`${claimsTable.split('.').pop() ?? claimsTable}_expires_at`)
   return `CREATE TABLE IF NOT EXISTS ${quoted} (
   id text PRIMARY KEY,
   version bigint NOT NULL,
   record json NOT NULL,
   expires_at timestamptz
 );
-CREATE INDEX IF NOT EXISTS ${index} ON ${quoted} (expires_at) WHERE expires_at IS NOT NULL;`
+CREATE INDEX IF NOT EXISTS ${index} ON ${quoted} (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS ${claims} (
+  key text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${claimsIndex} ON ${claims} (expires_at);`
 }
 
-async function createTableOnce(pool: OwnedPool, table: string, name: string): Promise<void> {
+async function createTableOnce(
+  pool: OwnedPool,
+  table: string,
+  name: string,
+  claimsName: string,
+): Promise<void> {
   // One statement list runs as one implicit transaction; the advisory lock (held to its end) keeps two
   // instances starting at once from racing on CREATE TABLE IF NOT EXISTS, which can fail in Postgres.
   await (await pool.get()).query(
-    `SELECT pg_advisory_xact_lock(hashtext(${quoteLiteral(`toolnexus:${table}`)}));\n${postgresStoreSchema(name)}`,
+    `SELECT pg_advisory_xact_lock(hashtext(${quoteLiteral(`toolnexus:${table}`)}));\n${postgresStoreSchema(name, claimsName)}`,
   )
 }
 

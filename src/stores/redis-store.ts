@@ -1,5 +1,6 @@
 // `toolnexus/redis`: conversations in Redis, shared by every instance. Loaded only through its subpath,
 // so the root entry never touches `redis` (an optional peer dependency).
+import { checkClaim } from '../approvals/claim-store.js'
 import { ConfigError, StoreError } from '../errors.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, StoredConversation } from './conversation-store.js'
@@ -47,6 +48,8 @@ export type RedisStoreOptions = RedisConnection & {
   ttlSeconds?: number
   /** Put before every conversation id to make its key. @default 'toolnexus:conversation:' */
   keyPrefix?: string
+  /** Put before every claimed key (`claim`) to make its Redis key. @default 'toolnexus:claim:' */
+  claimKeyPrefix?: string
   /**
    * Milliseconds one Redis command may take, with the client the store makes from `url`; then it fails
    * with a `StoreError`. @default 10_000
@@ -68,10 +71,16 @@ export interface RedisConversationStore {
   save<Message>(id: string, record: ConversationRecord<Message>, expectedVersion: number): Promise<boolean>
   /** Forgets the conversation (no error when there is none). */
   delete(id: string): Promise<void>
+  /**
+   * `true` for the first claim of `key` across every instance on this Redis, then `false` until
+   * `ttlSeconds` have passed: one `SET NX EX`. Makes the store a `ClaimStore`, for `claims`.
+   */
+  claim(key: string, ttlSeconds: number): Promise<boolean>
   close(): Promise<void>
 }
 
 const DEFAULT_KEY_PREFIX = 'toolnexus:conversation:'
+const DEFAULT_CLAIM_KEY_PREFIX = 'toolnexus:claim:'
 const DEFAULT_COMMAND_TIMEOUT_MS = 10_000
 const CONNECT_TIMEOUT_MS = 5_000
 
@@ -85,6 +94,13 @@ redis.call('HSET', KEYS[1], 'version', current + 1, 'record', ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
 return current + 1
+`
+
+// A claim: set only if absent, with its expiry, in one command (the script keeps the client's surface
+// to `eval`). A key already set answers nil: claimed before.
+const CLAIM_SCRIPT = `
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', tonumber(ARGV[1])) then return 1 end
+return 0
 `
 
 /**
@@ -114,13 +130,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisConversationS
   if (typeof keyPrefix !== 'string') {
     throw new ConfigError('createRedisStore: `keyPrefix` must be a string, like "chat:".')
   }
+  const claimKeyPrefix = options.claimKeyPrefix ?? DEFAULT_CLAIM_KEY_PREFIX
+  if (typeof claimKeyPrefix !== 'string' || claimKeyPrefix === keyPrefix) {
+    throw new ConfigError(
+      'createRedisStore: `claimKeyPrefix` must be a string other than `keyPrefix`, like "chat-claim:".',
+    )
+  }
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS
   if (!(typeof commandTimeoutMs === 'number' && commandTimeoutMs > 0 && Number.isFinite(commandTimeoutMs))) {
     throw new ConfigError('createRedisStore: `commandTimeoutMs` must be a positive number of milliseconds.')
   }
   const connection = readConnection(options, commandTimeoutMs)
   const secrets = connectionSecrets(options.url)
-  const fail = (operation: 'load' | 'save' | 'delete', id: string, error: unknown) =>
+  const fail = (operation: 'load' | 'save' | 'delete' | 'claim', id: string, error: unknown) =>
     storeFailure({ store: 'Redis', operation, id, error, secrets })
 
   return {
@@ -164,6 +186,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisConversationS
       } catch (error) {
         throw fail('delete', id, error)
       }
+    },
+
+    async claim(key, ttlSeconds) {
+      checkClaim(key, ttlSeconds)
+      const client = await connection.get()
+      let reply: unknown
+      try {
+        reply = await client.eval(CLAIM_SCRIPT, {
+          keys: [claimKeyPrefix + key],
+          arguments: [String(ttlSeconds)],
+        })
+      } catch (error) {
+        throw fail('claim', key, error)
+      }
+      return Number(reply) === 1
     },
 
     close: () => connection.close(),

@@ -45,7 +45,12 @@ export function storeFailure(options: {
   const { store, operation, id, error, secrets } = options
   if (StoreError.isInstance(error)) return error
   const scrub = createSecretScrubber(secrets)
-  const what = operation === 'connect' ? 'connect' : `${operation} conversation ${quoteId(id ?? '')}`
+  const what =
+    operation === 'connect'
+      ? 'connect'
+      : operation === 'claim'
+        ? `claim ${quoteId(id ?? '')}`
+        : `${operation} conversation ${quoteId(id ?? '')}`
   const reason = scrub(describeError(error)) || 'unknown error'
   return new StoreError(`The ${store} store could not ${what}: ${reason}`, { operation, cause: error })
 }

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import { digest } from '../../src/approvals/digest.js'
 import { canonicalJson } from '../../src/approvals/json-data.js'
 import { ApprovalError } from '../../src/errors.js'
 import type { RunEvent, RunResult, SuspendedRunResult } from '../../src/loop/types.js'
+import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
@@ -12,7 +14,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function setup(calls: Array<ReturnType<typeof call>>, options: { secret?: string } = {}) {
+async function setup(
+  calls: Array<ReturnType<typeof call>>,
+  options: { secret?: string; claims?: ClaimStore } = {},
+) {
   const server = await startApprovalModel(calls)
   servers.push(server)
   const { tools, ran } = approvalTools()
@@ -236,7 +241,13 @@ describe('a resume that is refused runs nothing', () => {
       client.resume(altered, { toolkit, approvals: [{ approvalId, approved: true }] }),
     )
     expect(resealed.code).toBe('altered-state')
-    expect(resealed.message).toContain('does not match its approval id')
+    expect(resealed.message).toContain('sealed only by a plain hash')
+    // Even a client that accepts hash-sealed states refuses it: the approval id is bound to the arguments.
+    const lenient = clientFor(servers[0] as ScriptedServer, { unsafeAcceptHashSealedStates: true })
+    const mismatch = await refusal(
+      lenient.resume(altered, { toolkit, approvals: [{ approvalId, approved: true }] }),
+    )
+    expect(mismatch.message).toContain('does not match its approval id')
     expect(ran).toStrictEqual([])
   })
 
@@ -314,7 +325,11 @@ describe('with a secret the state is signed', () => {
   const secret = 'a-secret-of-at-least-16-characters'
 
   it('resumes its own signed state; refuses unsigned states, other secrets, and a re-sealed change', async () => {
-    const { toolkit, ran, client } = await setup([call('c1', 'delete_file', { path: 'a.txt' })], { secret })
+    const claims = new InMemoryConversationStore()
+    const { toolkit, ran, client } = await setup([call('c1', 'delete_file', { path: 'a.txt' })], {
+      secret,
+      claims,
+    })
     const first = suspended(await client.run('Delete a.txt', { toolkit }))
     expect(first.state.seal).toMatch(/^hmac-sha256:/)
     const approvals = [{ approvalId: first.pending[0]?.approvalId as string, approved: true as const }]
@@ -322,12 +337,12 @@ describe('with a secret the state is signed', () => {
     const server = servers[0] as ScriptedServer
     const unsigned = clientFor(server)
     expect((await refusal(unsigned.resume(first.state, { toolkit, approvals }))).code).toBe('altered-state')
-    const otherSecret = clientFor(server, { secret: 'another-secret-of-16-characters' })
+    const otherSecret = clientFor(server, { secret: 'another-secret-of-16-characters', claims })
     expect((await refusal(otherSecret.resume(first.state, { toolkit, approvals }))).code).toBe(
       'altered-state',
     )
 
-    // An unsigned state (its plain digest correct) is refused by a client with a secret.
+    // A state signed by the process's own key is refused by a client with a secret.
     const plainServer = await startApprovalModel([call('c1', 'delete_file', { path: 'a.txt' })])
     servers.push(plainServer)
     const plain = suspended(await clientFor(plainServer).run('Delete a.txt', { toolkit }))

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import type { ApprovalResponse } from '../../src/approvals/run-state.js'
 import { ApprovalError } from '../../src/errors.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
@@ -32,8 +33,17 @@ async function twoInstances(store: ConversationStore<ModelMessage>) {
     server,
     toolkit,
     ran,
-    first: clientFor(server, { secret, store }),
-    second: clientFor(server, { secret, store }),
+    // Every built-in store is a claim store too: the same one claims direct resumes across instances.
+    first: clientFor(server, {
+      secret,
+      store,
+      claims: store as ConversationStore<ModelMessage> & ClaimStore,
+    }),
+    second: clientFor(server, {
+      secret,
+      store,
+      claims: store as ConversationStore<ModelMessage> & ClaimStore,
+    }),
   }
 }
 

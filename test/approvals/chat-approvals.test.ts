@@ -87,7 +87,12 @@ describe.each(MODES)('the chat handler speaks the AI SDK UI approval protocol (%
     const handler =
       mode === 'store'
         ? createChatHandler({ client, toolkit, store })
-        : createChatHandler({ client, toolkit, secret: 'a-chat-secret-of-at-least-32-characters' })
+        : createChatHandler({
+            client,
+            toolkit,
+            secret: 'a-chat-secret-of-at-least-32-characters',
+            claims: new InMemoryConversationStore(),
+          })
     return { server, ran, handler, store }
   }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
@@ -47,7 +48,12 @@ describe('a suspended run resumes in another process', () => {
     servers.push(server)
     const { tools, ran } = approvalTools()
     const toolkit = await createToolkit({ tools })
-    const first = await clientFor(server, { secret }).run('Clean up', { toolkit })
+    const first = await clientFor(server, { secret, claims: new InMemoryConversationStore() }).run(
+      'Clean up',
+      {
+        toolkit,
+      },
+    )
     expect(first.status).toBe('suspended')
     expect(ran).toStrictEqual(['get_weather Oslo'])
     const text = JSON.stringify(first.state)

@@ -1,5 +1,6 @@
 // Run by the approval tests in a separate Node process: resumes a run from the JSON text on stdin, against
 // the scripted endpoint at argv[2], with the answers in argv[3], and prints what happened as JSON.
+import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { approvalTools, clientFor } from './support.js'
 
@@ -8,7 +9,11 @@ const chunks: Buffer[] = []
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
 const { tools, ran } = approvalTools()
 const toolkit = await createToolkit({ tools })
-const client = clientFor({ url }, secret === undefined ? {} : { secret })
+// A tampered state is refused before any claim: a claim store of this process is enough to show it.
+const client = clientFor(
+  { url },
+  secret === undefined ? {} : { secret, claims: new InMemoryConversationStore() },
+)
 try {
   const result = await client.resume(Buffer.concat(chunks).toString('utf8'), {
     toolkit,

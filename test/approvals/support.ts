@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import { createClient } from '../../src/client/create-client.js'
+import { type AISDKClientOptions, createClient } from '../../src/client/create-client.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool } from '../../src/tool/types.js'
@@ -107,7 +107,7 @@ function readContent(content: string): string {
 /** A client over the scripted endpoint. */
 export function clientFor(
   server: { url: string },
-  options: { secret?: string; store?: ConversationStore<ModelMessage> } = {},
+  options: Omit<Partial<AISDKClientOptions>, 'model'> & { store?: ConversationStore<ModelMessage> } = {},
 ) {
   return createClient({ model: provider('openai-chat').model(server.url), retries: 0, ...options })
 }
