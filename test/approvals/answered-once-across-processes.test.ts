@@ -9,7 +9,6 @@ import { findPostgresBin, findRedisServer, requireBinary } from '../support/data
 import { startPostgresServer } from '../support/postgres-server.js'
 import { startRedisServer } from '../support/redis-server.js'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
-import { toolMessagesOf } from './support.js'
 
 const INSTANCE = fileURLToPath(new URL('./approval-instance.ts', import.meta.url))
 const SECRET = 'one secret shared by every instance of the app'
@@ -21,8 +20,8 @@ async function startModel(): Promise<ScriptedServer> {
   return startScriptedServer({
     protocol: provider('openai-chat').protocol,
     script: (request) => {
-      if (toolMessagesOf(request).length > 0) return { type: 'reply', text: 'done' }
       const messages = (request.body?.messages ?? []) as Array<{ role: string; content?: unknown }>
+      if (messages.at(-1)?.role === 'tool') return { type: 'reply', text: 'done' }
       const prompt = JSON.stringify(messages.filter((message) => message.role === 'user').at(-1)?.content)
       const amount = /pay (\w+)/.exec(prompt)?.[1] ?? '0'
       const count = amount === 'many' ? MANY : 1
@@ -268,9 +267,11 @@ describe.each(backends)('instances sharing a secret and claims on a real $name',
       }
       const refused = await postChat(second, [one, mixed], 'chat-mix')
       expect(refused.status).toBe(409)
+      expect(refused.text).toContain('another message or conversation')
       // The whole answered message of 105, posted in another conversation.
       const elsewhere = await postChat(second, [one, approve(first105)], 'chat-other')
       expect(elsewhere.status).toBe(409)
+      expect(elsewhere.text).toContain('another message or conversation')
       const ran = [...(await first.ran()), ...(await second.ran())]
       expect(ran.filter((entry) => /^send_money 10[56]$/.test(entry))).toStrictEqual([])
     },

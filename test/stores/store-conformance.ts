@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { ModelMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import { createClient } from '../../src/client/create-client.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 
@@ -250,6 +251,29 @@ export function describeStoreConformance(options: ConformanceOptions): void {
       expect((await kept.load(keptId))?.messages).toStrictEqual(sampleMessages('kept'))
       expect(await short.save(shortId, { messages: sampleMessages('again') }, 0)).toBe(true)
       expect((await short.load(shortId))?.messages).toStrictEqual(sampleMessages('again'))
+    })
+
+    it('claims a key for the first caller only, of many at once; again once its ttl has passed', async () => {
+      const store = (await open()) as ConversationStore<ModelMessage> & ClaimStore
+      const key = newId('claim')
+      const results = await Promise.all(Array.from({ length: 10 }, () => store.claim(key, 1)))
+      expect(results.filter((claimed) => claimed === true)).toHaveLength(1)
+      expect(await store.claim(key, 1)).toBe(false)
+      // A claim is its own key: a conversation of the same id is untouched, and other keys are free.
+      expect(await store.load(key)).toBe(undefined)
+      expect(await store.claim(newId('claim-other'), 60)).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      expect(await store.claim(key, 60)).toBe(true)
+      expect(await store.claim(key, 60)).toBe(false)
+    })
+
+    it.each([
+      ['', 60],
+      ['key', 0],
+      ['key', 1.5],
+    ])('refuses a claim of key %j for %j seconds', async (key, ttlSeconds) => {
+      const store = (await open()) as ConversationStore<ModelMessage> & ClaimStore
+      await expect(async () => store.claim(key, ttlSeconds)).rejects.toThrow('claim(key, ttlSeconds)')
     })
 
     it('under ask: turns of two clients on one id at the same time are all kept', async () => {
