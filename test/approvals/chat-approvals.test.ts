@@ -1,74 +1,16 @@
-import { DefaultChatTransport, type ModelMessage, readUIMessageStream, type UIMessage } from 'ai'
+import type { ModelMessage, UIMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
+import { answer, send, toolParts } from './chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
 
 const servers: ScriptedServer[] = []
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
-
-/**
- * Sends `messages` the way `useChat` does (`DefaultChatTransport`, fetching `handler` in-process) and reads
- * the answer with `readUIMessageStream`, continuing `messages`' last assistant message when it is one (as
- * `useChat` does after `addToolApprovalResponse`).
- */
-async function send(handler: (request: Request) => Promise<Response>, messages: UIMessage[]) {
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: 'http://localhost/api/chat',
-    fetch: (input, init) => handler(new Request(input, init)),
-  })
-  const stream = await transport.sendMessages({
-    chatId: 'chat-1',
-    messages,
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  })
-  const last = messages.at(-1)
-  const errors: string[] = []
-  let message: UIMessage | undefined
-  for await (const snapshot of readUIMessageStream<UIMessage>({
-    stream,
-    ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
-    onError: (error) => errors.push(String(error)),
-  })) {
-    message = snapshot
-  }
-  expect(errors).toStrictEqual([])
-  return message as UIMessage
-}
-
-type ToolPart = {
-  type: string
-  toolCallId: string
-  state: string
-  input?: unknown
-  output?: unknown
-  approval?: { id: string; approved?: boolean; reason?: string }
-}
-
-function toolParts(message: UIMessage): ToolPart[] {
-  return message.parts.filter((part) => part.type === 'dynamic-tool') as unknown as ToolPart[]
-}
-
-/** What `addToolApprovalResponse({ id, approved, reason })` does to the message. */
-function answer(
-  message: UIMessage,
-  answers: Record<string, { approved: boolean; reason?: string }>,
-): UIMessage {
-  const copy = structuredClone(message)
-  for (const part of toolParts(copy)) {
-    const given = part.approval === undefined ? undefined : answers[part.toolCallId]
-    if (given === undefined || part.approval === undefined) continue
-    part.state = 'approval-responded'
-    part.approval = { id: part.approval.id, ...given }
-  }
-  return copy
-}
 
 const MODES = ['store', 'signed'] as const
 

@@ -1,0 +1,63 @@
+// What the chat approval tests do as useChat does: send a request and read its answer, and answer a
+// message's approval requests.
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
+import { expect } from 'vitest'
+
+/**
+ * Sends `messages` the way `useChat` does (`DefaultChatTransport`, fetching `handler` in-process) and reads
+ * the answer with `readUIMessageStream`, continuing `messages`' last assistant message when it is one (as
+ * `useChat` does after `addToolApprovalResponse`).
+ */
+export async function send(handler: (request: Request) => Promise<Response>, messages: UIMessage[]) {
+  const transport = new DefaultChatTransport<UIMessage>({
+    api: 'http://localhost/api/chat',
+    fetch: (input, init) => handler(new Request(input, init)),
+  })
+  const stream = await transport.sendMessages({
+    chatId: 'chat-1',
+    messages,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  })
+  const last = messages.at(-1)
+  const errors: string[] = []
+  let message: UIMessage | undefined
+  for await (const snapshot of readUIMessageStream<UIMessage>({
+    stream,
+    ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
+    onError: (error) => errors.push(String(error)),
+  })) {
+    message = snapshot
+  }
+  expect(errors).toStrictEqual([])
+  return message as UIMessage
+}
+
+export type ToolPart = {
+  type: string
+  toolCallId: string
+  state: string
+  input?: unknown
+  output?: unknown
+  approval?: { id: string; approved?: boolean; reason?: string }
+}
+
+export function toolParts(message: UIMessage): ToolPart[] {
+  return message.parts.filter((part) => part.type === 'dynamic-tool') as unknown as ToolPart[]
+}
+
+/** What `addToolApprovalResponse({ id, approved, reason })` does to the message. */
+export function answer(
+  message: UIMessage,
+  answers: Record<string, { approved: boolean; reason?: string }>,
+): UIMessage {
+  const copy = structuredClone(message)
+  for (const part of toolParts(copy)) {
+    const given = part.approval === undefined ? undefined : answers[part.toolCallId]
+    if (given === undefined || part.approval === undefined) continue
+    part.state = 'approval-responded'
+    part.approval = { id: part.approval.id, ...given }
+  }
+  return copy
+}
