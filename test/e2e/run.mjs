@@ -4,7 +4,8 @@
 // Needs /usr/bin/chromium (apt-get install -y chromium) or CHROMIUM_PATH. Runs offline: the example's
 // scripted model answers, whatever API keys the environment has. The Node route runs in both of the chat
 // handler's modes: first store mode (the server keeps the conversation), then, on a restarted server,
-// the signed stateless mode (the browser keeps it, the server signs its answers).
+// the signed stateless mode (the browser keeps it, the server signs its answers); then each mode on two
+// instances over one Redis, where an approval answered on one and replayed to the other runs nothing.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -511,6 +512,9 @@ async function main() {
   const signedPort = await freePort()
   await timed('signed stateless mode: restart with CHAT_MODE=signed', () => signedModePass(signedPort))
   await timed('store mode over Redis: two instances, the follow-up on the other one', () => redisPass())
+  await timed('signed mode over Redis: an approval replayed to the second instance runs nothing', () =>
+    signedRedisPass(),
+  )
   const total = (Date.now() - started) / 1000
   for (const [label, seconds] of timings) log(`${seconds.toFixed(1).padStart(6)} s  ${label}`)
   log(`passed in ${total.toFixed(1)} s; screenshots in test/e2e/screenshots/`)
@@ -620,6 +624,10 @@ async function redisPass() {
     await page.route('**/api/chat', (route) => route.continue({ url: `${second.url}/api/chat` }))
     await askToDouble(page, "the second instance continued the first one's conversation from Redis")
     await page.screenshot({ path: join(shots, '08-redis-two-instances.png') })
+    // An approval answered through the second instance, replayed to the first: refused, nothing ran.
+    const bodies = approvalBodies(page)
+    await approveOrDeny(page, { title: 'groceries', button: 'Approve', state: 'output-available' })
+    await replayApproval(bodies.at(-1), first.url, 'store mode, the other instance')
     assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
   } catch (error) {
     console.error(first.output.join(''), second?.output.join('') ?? '')
@@ -630,6 +638,85 @@ async function redisPass() {
     if (second !== undefined) await stopServer(second.server)
     await redis.stop()
     await writeFile(join(shots, 'server-redis.log'), [...first.output, ...(second?.output ?? [])].join(''))
+  }
+}
+
+/**
+ * Posts the body of the request the page sent when its user answered an approval, again, to `url`: the
+ * replay an attacker (or a retrying proxy) would send to another instance. It must be refused, with
+ * nothing run (a JSON 409, no stream).
+ */
+async function replayApproval(body, url, label) {
+  assert(body !== undefined, `${label}: the page posted the approval answer`)
+  const response = await fetch(`${url}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  })
+  const text = await response.text()
+  assert(response.status === 409, `${label}: the replay is refused with 409, got ${response.status}: ${text}`)
+  assert(text.includes('nothing ran'), `${label}: the refusal says nothing ran: ${text}`)
+  assert(!text.includes('Deleted the note'), `${label}: the tool did not run again`)
+}
+
+/** The body of the last request to /api/chat that answered an approval. */
+function approvalBodies(page) {
+  const bodies = []
+  page.on('request', (request) => {
+    const body = request.postData()
+    if (request.url().endsWith('/api/chat') && body?.includes('approval-responded')) bodies.push(body)
+  })
+  return bodies
+}
+
+/**
+ * The signed mode as N instances run it: two servers sharing CHAT_SECRET and one Redis for claims. The
+ * page approves a deletion on the first; the same answer posted to the second runs nothing.
+ */
+async function signedRedisPass() {
+  const redis = await startRedis()
+  if (redis === undefined) {
+    log('SKIPPED: no redis-server on this machine (apt-get install -y redis-server); CI requires it')
+    return
+  }
+  const env = {
+    CHAT_MODE: 'signed',
+    CHAT_SECRET: 'e2e secret: at least thirty-two characters long',
+    REDIS_URL: redis.url,
+  }
+  const first = await startServer(await freePort(), env)
+  let second
+  let browser
+  try {
+    second = await startServer(await freePort(), env)
+    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1200 } })
+    const pageErrors = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    const bodies = approvalBodies(page)
+    await page.goto(first.url)
+    await page.getByText('What is 12 + 30?').waitFor()
+    assert(
+      (await page.locator('section.messages').getAttribute('data-mode')) === 'signed',
+      'the Node route runs in the signed mode',
+    )
+    await approveOrDeny(page, { title: 'groceries', button: 'Approve', state: 'output-available' })
+    await page.screenshot({ path: join(shots, '09-signed-redis-approval.png') })
+    await replayApproval(bodies.at(-1), second.url, 'signed mode, second instance')
+    await replayApproval(bodies.at(-1), first.url, 'signed mode, same instance')
+    assert(pageErrors.length === 0, `no errors in the page: ${pageErrors.join('; ')}`)
+  } catch (error) {
+    console.error(first.output.join(''), second?.output.join('') ?? '')
+    throw error
+  } finally {
+    await browser?.close()
+    await stopServer(first.server)
+    if (second !== undefined) await stopServer(second.server)
+    await redis.stop()
+    await writeFile(
+      join(shots, 'server-signed-redis.log'),
+      [...first.output, ...(second?.output ?? [])].join(''),
+    )
   }
 }
 

@@ -3,8 +3,10 @@
 //                              and the browser sends only its newest message;
 //   CHAT_MODE=signed           the browser keeps the transcript; the server signs its answers with
 //                              CHAT_SECRET (a random key per process when unset: fine for one instance).
+//                              N instances share CHAT_SECRET and claim answered approvals in Redis
+//                              (REDIS_URL), so an approval runs once whichever instance it reaches.
 import type { ModelMessage } from 'ai'
-import { type ConversationStore, InMemoryConversationStore } from 'toolnexus'
+import { type ClaimStore, type ConversationStore, InMemoryConversationStore } from 'toolnexus'
 import { createRedisStore } from 'toolnexus/redis'
 
 export type ChatMode = 'store' | 'signed'
@@ -20,18 +22,29 @@ export function chatSecret(): string | undefined {
 
 const TTL_SECONDS = 24 * 60 * 60
 
+type ChatStore = ConversationStore<ModelMessage> & ClaimStore
+
 // One store per server process (kept on globalThis so `next dev` reloads do not forget conversations).
-const shared = globalThis as { chatStore?: ConversationStore<ModelMessage> }
+const shared = globalThis as { chatStore?: ChatStore }
 
 /**
  * Redis when REDIS_URL is set: every instance of the app sees every conversation. Otherwise memory,
  * which only one process can share.
  */
-export function chatStore(): ConversationStore<ModelMessage> {
+export function chatStore(): ChatStore {
   shared.chatStore ??= process.env.REDIS_URL
     ? createRedisStore({ url: process.env.REDIS_URL, ttlSeconds: TTL_SECONDS, keyPrefix: 'next-chat:' })
     : new InMemoryConversationStore<ModelMessage>({ ttlSeconds: TTL_SECONDS })
   return shared.chatStore
+}
+
+/**
+ * Where the signed mode claims an answered approval: Redis, shared by every instance, when REDIS_URL is
+ * set. Without it, none: one instance needs no claims store (its process guards itself), and a
+ * CHAT_SECRET shared without one refuses to suspend a run, rather than let each instance run it again.
+ */
+export function chatClaims(): ClaimStore | undefined {
+  return process.env.REDIS_URL ? chatStore() : undefined
 }
 
 /** Where the store mode keeps conversations, for the page. */
