@@ -100,7 +100,8 @@ function median(values: number[]): number {
 /**
  * Warms every contender up, then takes `rounds` rounds of `batchSize` runs each, the order rotating every
  * round (so no contender always runs first), and prints each one's median CPU and wall time per run with
- * its median ratio to the first contender. `afterBatch` sees each batch's contender index.
+ * its median ratio to the first contender. `afterBatch` sees each batch's contender index. Resolves each
+ * contender's median CPU and wall µs per run.
  */
 export async function runSideBySide(options: {
   title: string
@@ -108,7 +109,7 @@ export async function runSideBySide(options: {
   rounds: number
   batchSize: number
   afterBatch?: (index: number) => void
-}): Promise<void> {
+}): Promise<Array<{ name: string; cpu: number; wall: number }>> {
   const { title, contenders, rounds, batchSize, afterBatch } = options
   for (let warm = 0; warm < 10; warm++) for (const contender of contenders) await batch(contender.run, 100)
   const results = contenders.map(() => [] as Sample[])
@@ -139,4 +140,12 @@ export async function runSideBySide(options: {
       `  ${contender.name.padEnd(width)} CPU ${cpu} µs/run (${ratio('cpu')}× ${referenceName})   wall ${wall} µs/run (${ratio('wall')}× ${referenceName})\n`,
     )
   }
+  return contenders.map((contender, index) => {
+    const own = results[index] as Sample[]
+    return {
+      name: contender.name,
+      cpu: median(own.map((value) => value.cpu)),
+      wall: median(own.map((value) => value.wall)),
+    }
+  })
 }
