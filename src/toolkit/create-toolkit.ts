@@ -34,6 +34,7 @@ import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types
 import { validatingTool } from '../tool/validating-tool.js'
 import { type ApprovalPolicy, type ApprovalRules, readApprovalPolicy } from './approval-policy.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
+import { registerApprovalLookup } from './toolkit-approvals.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
 
 /** What `createToolkit` takes. Every source is optional; tools join in the order MCP → skill → HTTP → host. */
@@ -244,6 +245,7 @@ class DefaultToolkit implements Toolkit {
     for (const tool of parts.tools) checkName(tool)
     this.#rebuild()
     this.#checkDisabled()
+    registerApprovalLookup(this, (name) => this.#approvals.has(name))
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
