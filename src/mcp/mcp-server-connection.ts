@@ -119,6 +119,11 @@ export class McpServerConnection {
     return this.plan.name
   }
 
+  /** The config's secrets and every OAuth token, code or client secret learnt since. */
+  get secrets(): readonly string[] {
+    return this.#secrets
+  }
+
   get state(): ConnectionState {
     return this.#state
   }
