@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { didYouMean } from '../shared/did-you-mean.js'
 import { expandEnvVars } from '../shared/expand-env-vars.js'
 import { isRecord } from '../shared/is-record.js'
+import { readConfigFile } from '../shared/read-config-file.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { headerIsSecret, type SecretNames, secretNames } from '../shared/secret-names.js'
 import { errorMessage } from '../tool/tool-result.js'
@@ -171,7 +171,7 @@ export async function readMcpConfig(
   const path = resolve(cwd, config)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readConfigFile(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const problem =
