@@ -593,14 +593,11 @@ export class McpServerConnection {
   async #listTools(client: Client): Promise<McpTool[]> {
     // A server that offers only prompts or resources has no tools/list to call.
     if (client.getServerCapabilities()?.tools === undefined) return []
-    return this.#pages(
-      'tools',
-      MAX_TOOL_PAGES,
-      (cursor) =>
-        client.listTools(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
-          items: page.tools,
-          next: page.nextCursor,
-        })),
+    return this.#pages('tools', MAX_TOOL_PAGES, (cursor) =>
+      client.listTools(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
+        items: page.tools,
+        next: page.nextCursor,
+      })),
     )
   }
 
