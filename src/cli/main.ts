@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `toolnexus` command: list, check and call the tools an mcp.json, skill folders and HTTP specs give.
-import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { DOCTOR_PROVIDERS, type DoctorProvider, type DoctorVerdict } from '../doctor/doctor.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
+import { readConfigFile } from '../shared/read-config-file.js'
 import { createToolkit, type Toolkit } from '../toolkit/create-toolkit.js'
 
 const USAGE = `Usage: toolnexus <command> [options]
@@ -101,7 +101,7 @@ async function readHttpSpecs(files: readonly string[]): Promise<HttpToolSpec[]> 
   for (const file of files) {
     let parsed: unknown
     try {
-      parsed = JSON.parse(await readFile(file, 'utf8'))
+      parsed = JSON.parse(await readConfigFile(file))
     } catch (error) {
       throw new Error(
         `Cannot read the HTTP spec ${file}: ${error instanceof Error ? error.message : String(error)}`,
@@ -118,7 +118,7 @@ async function withProgress(mcp: string | undefined, create: () => Promise<Toolk
   if (mcp === undefined) return create()
   let servers: string[] = []
   try {
-    const config = JSON.parse(await readFile(mcp, 'utf8')) as { mcpServers?: Record<string, unknown> }
+    const config = JSON.parse(await readConfigFile(mcp)) as { mcpServers?: Record<string, unknown> }
     servers = Object.keys(config.mcpServers ?? {})
   } catch {
     // createToolkit reports an unreadable config itself.

@@ -1,4 +1,6 @@
 import { createSecretScrubber, scrubToolResult, secretPartsOf } from '../shared/scrub-secrets.js'
+import { headerIsSecret } from '../shared/secret-names.js'
+import { registerToolSecrets } from '../shared/tool-secrets.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
@@ -37,7 +39,7 @@ const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8'
  */
 export function httpTool(spec: HttpToolSpec): Tool {
   const plan = planHttpTool(spec)
-  return validatingTool({
+  const tool = validatingTool({
     name: plan.name,
     description: plan.description,
     inputSchema: plan.inputSchema,
@@ -51,6 +53,28 @@ export function httpTool(spec: HttpToolSpec): Tool {
       }
     },
   })
+  // However the tool reaches a toolkit (`http`, `tools`, `register()`), the toolkit's telemetry masks these.
+  registerToolSecrets(tool, () => {
+    const expanded = expandHeaderVariables(plan.headers, processEnvironment())
+    return expanded.kind === 'expanded' ? headerSecrets(expanded.headers, expanded.secrets) : []
+  })
+  return tool
+}
+
+/**
+ * The values to mask for a request's headers: every value from the environment, and every header value
+ * but those that only describe the request (`Accept`, `Content-Type`), with its credential on its own.
+ */
+function headerSecrets(
+  headers: ReadonlyArray<readonly [name: string, value: string]>,
+  fromEnvironment: readonly string[],
+): string[] {
+  const secrets = [...fromEnvironment]
+  for (const [name, value] of headers) {
+    const carriesSecret = fromEnvironment.some((secret) => value.includes(secret))
+    if (carriesSecret || headerIsSecret(name)) secrets.push(...secretPartsOf(value))
+  }
+  return secrets
 }
 
 async function callEndpoint(
@@ -89,12 +113,8 @@ async function callEndpoint(
     }
   }
 
-  // The values from the environment, and the whole headers they went into (a Basic credential decoded).
-  const secrets = [...expanded.secrets]
-  for (const [, value] of expanded.headers) {
-    if (expanded.secrets.some((secret) => value.includes(secret))) secrets.push(...secretPartsOf(value))
-  }
-  const scrub = createSecretScrubber(secrets)
+  // The values from the environment, and the header values (a Basic credential decoded).
+  const scrub = createSecretScrubber(headerSecrets(expanded.headers, expanded.secrets))
   if (context.signal?.aborted) return fail(`the request to ${target} was aborted before it was sent.`)
   const controller = new AbortController()
   let timedOut = false

@@ -1,14 +1,21 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { ConfigError } from '../errors.js'
+import { listNames } from '../shared/did-you-mean.js'
+import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
+import { refusal, requestGuard } from './request-guard.js'
 
 /**
  * What `createMcpHandler` takes besides the toolkit.
  *
  * @example
- * const options: McpHandlerOptions = { sessions: 'stateless', allowedHosts: ['localhost', '127.0.0.1'] }
+ * const options: McpHandlerOptions = {
+ *   allowedHosts: ['mcp.example.com'],
+ *   authorize: (request) => request.headers.get('authorization') === `Bearer ${process.env.MCP_TOKEN}`,
+ * }
  */
 export interface McpHandlerOptions extends McpServeOptions {
   /**
@@ -18,15 +25,32 @@ export interface McpHandlerOptions extends McpServeOptions {
    */
   sessions?: 'stateful' | 'stateless'
   /**
-   * Host names (optionally `host:port`) the server answers to; a request whose `Host` or `Origin` names
-   * another gets 403. Set it for a server on localhost, where a web page could otherwise reach it
-   * through DNS rebinding. @default any host
+   * Host names (optionally `host:port`) the server answers to; a request whose `Host` names another gets
+   * 403, so a web page cannot reach a local server through DNS rebinding. Name your domain when you deploy
+   * it; `['*']` answers any host (then set `authorize`). @default ['localhost', '127.0.0.1', '[::1]'], any port
    */
   allowedHosts?: readonly string[]
-  /** Sessions kept at once; past it the one idle longest is closed. @default 1000 */
+  /**
+   * Origins (`https://app.example.com`) whose pages may call the server, besides those on an allowed
+   * host. A request with any other `Origin` gets 403; one without (not from a browser) is not affected.
+   * @default []
+   */
+  allowedOrigins?: readonly string[]
+  /**
+   * Checks the caller of every request (a bearer token, a session cookie, mTLS headers set by a proxy)
+   * after the host checks; `false` (or a throw) answers 401. Tools that need approval are served only when
+   * this is set: an approval question goes to the caller, so the caller must be someone you trust.
+   */
+  authorize?: (request: Request) => boolean | Promise<boolean>
+  /**
+   * Sessions kept at once; past it a new session is refused (503) until one closes or idles out, so new
+   * callers never push out a live session. @default 1000
+   */
   maxSessions?: number
   /** Milliseconds a session may stay unused before it is closed. @default 900000 (15 minutes) */
   sessionIdleMs?: number
+  /** Where warnings go (tools left out for want of `authorize`). @default console */
+  logger?: Logger
 }
 
 /** A fetch handler: a Next.js route's `GET`/`POST`/`DELETE`, a Hono or Bun route, a Worker's `fetch`. */
@@ -49,6 +73,11 @@ const DEFAULT_SESSION_IDLE_MS = 15 * 60_000
  * it is refused with an error result and not run. Built on the MCP SDK's `Server` and its web-standard
  * streamable HTTP transport, so it runs on Node, Next.js (both runtimes), Bun, Deno and Workers.
  *
+ * Safe for a local gateway by default: it answers only `localhost`, `127.0.0.1` and `[::1]` (any port),
+ * refuses a browser `Origin` on another host, and serves tools that need approval only when `authorize`
+ * says who the caller is (without it they are left out, with one warning). Deployed on a domain, name it
+ * in `allowedHosts` and set `authorize`.
+ *
  * @example
  * // app/api/mcp/route.ts
  * import { createMcpHandler } from 'toolnexus/mcp-server'
@@ -59,7 +88,7 @@ export function createMcpHandler(toolkit: Toolkit, options: McpHandlerOptions = 
   if (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function') {
     throw new ConfigError('createMcpHandler needs a Toolkit from createToolkit(...).')
   }
-  const { sessions = 'stateful', allowedHosts, maxSessions = DEFAULT_MAX_SESSIONS } = options
+  const { sessions = 'stateful', maxSessions = DEFAULT_MAX_SESSIONS } = options
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
   if (sessions !== 'stateful' && sessions !== 'stateless') {
     throw new ConfigError('`sessions` must be "stateful" or "stateless".', { field: 'sessions' })
@@ -75,20 +104,35 @@ export function createMcpHandler(toolkit: Toolkit, options: McpHandlerOptions = 
       field: 'sessionIdleMs',
     })
   }
-  const hostCheck = allowedHosts === undefined ? undefined : hostChecker(allowedHosts)
+  const guard = requestGuard(options)
+  const servesApprovals = options.authorize !== undefined
+  if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
   const serve =
-    sessions === 'stateless' ? statelessHandler(toolkit, options) : statefulHandler(toolkit, options)
-  return async (request) => {
-    const refused = hostCheck?.(request)
-    if (refused !== undefined) return refused
-    return serve(request)
-  }
+    sessions === 'stateless'
+      ? statelessHandler(toolkit, { ...options, servesApprovals })
+      : statefulHandler(toolkit, { ...options, servesApprovals, maxSessions, sessionIdleMs })
+  return async (request) => (await guard(request)) ?? serve(request)
 }
 
-function statelessHandler(toolkit: Toolkit, options: McpServeOptions): McpHandler {
+/** One warning naming every tool left out because no `authorize` says who the caller is. */
+function warnHiddenApprovals(toolkit: Toolkit, logger: Logger): void {
+  const hidden = toolkit
+    .tools()
+    .filter((tool) => mayNeedApproval(toolkit, tool))
+    .map((tool) => tool.name)
+  if (hidden.length === 0) return
+  logger.warn(
+    `createMcpHandler leaves out ${listNames(hidden)}: ${hidden.length === 1 ? 'it needs' : 'they need'} ` +
+      'approval, which is served only to authorized callers. Set `authorize` to serve them.',
+  )
+}
+
+type ServeOptions = McpServeOptions & { servesApprovals: boolean }
+
+function statelessHandler(toolkit: Toolkit, options: ServeOptions): McpHandler {
   return async (request) => {
     if (request.method !== 'POST') {
-      return jsonRpcError(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
+      return refusal(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
         allow: 'POST',
       })
     }
@@ -107,11 +151,12 @@ function statelessHandler(toolkit: Toolkit, options: McpServeOptions): McpHandle
 
 function statefulHandler(
   toolkit: Toolkit,
-  options: McpServeOptions & { maxSessions?: number; sessionIdleMs?: number },
+  options: ServeOptions & { maxSessions: number; sessionIdleMs: number },
 ): McpHandler {
   const sessions = new Map<string, Session>()
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
-  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS
+  const { maxSessions, sessionIdleMs: idleMs } = options
+  // Sessions being initialized, counted against the cap with the live ones.
+  let starting = 0
   const close = (id: string, session: Session): void => {
     sessions.delete(id)
     session.server.close().catch(() => {})
@@ -126,19 +171,18 @@ function statefulHandler(
     const id = request.headers.get('mcp-session-id')
     if (id !== null) {
       const session = sessions.get(id)
-      if (session === undefined) return jsonRpcError(404, 'Session not found: initialize a new session.')
+      if (session === undefined) return refusal(404, 'Session not found: initialize a new session.')
       session.lastUsed = now
       return session.transport.handleRequest(request)
     }
     if (request.method !== 'POST') {
-      return jsonRpcError(400, 'Bad request: send an initialize request first, or the Mcp-Session-Id header.')
+      return refusal(400, 'Bad request: send an initialize request first, or the Mcp-Session-Id header.')
     }
-    if (sessions.size >= maxSessions) {
-      // Maps keep insertion order and a used session is not moved, so find the one idle longest.
-      let oldest: [string, Session] | undefined
-      for (const entry of sessions)
-        if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry
-      if (oldest !== undefined) close(...oldest)
+    // A live session is never closed to make room: a stranger's initialize must not end someone's work.
+    if (sessions.size + starting >= maxSessions) {
+      return refusal(503, `Too many sessions (maxSessions ${maxSessions}): try again later.`, {
+        'retry-after': '60',
+      })
     }
     const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true })
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -150,56 +194,15 @@ function statefulHandler(
         sessions.delete(sessionId)
       },
     })
-    await server.connect(transport)
-    const response = await transport.handleRequest(request)
-    // Anything but an initialize is refused by the transport and starts no session.
-    if (transport.sessionId === undefined) await server.close()
-    return response
-  }
-}
-
-/** A check of `Host` and `Origin` against the allowed hosts, answering 403 when either names another. */
-function hostChecker(allowedHosts: readonly string[]): (request: Request) => Response | undefined {
-  if (!Array.isArray(allowedHosts) || allowedHosts.some((host) => typeof host !== 'string' || host === '')) {
-    throw new ConfigError('`allowedHosts` must be an array of host names, like ["localhost", "127.0.0.1"].', {
-      field: 'allowedHosts',
-    })
-  }
-  const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()))
-  const fits = (host: string): boolean => {
-    const lower = host.toLowerCase()
-    return allowed.has(lower) || allowed.has(hostnameOf(lower))
-  }
-  return (request) => {
-    const host = request.headers.get('host')
-    if (host === null || !fits(host)) return jsonRpcError(403, 'Forbidden: this host is not allowed.')
-    const origin = request.headers.get('origin')
-    if (origin !== null) {
-      let originHost: string
-      try {
-        originHost = new URL(origin).host
-      } catch {
-        return jsonRpcError(403, 'Forbidden: the Origin header is not a URL.')
-      }
-      if (!fits(originHost)) return jsonRpcError(403, 'Forbidden: this origin is not allowed.')
+    starting++
+    try {
+      await server.connect(transport)
+      const response = await transport.handleRequest(request)
+      // Anything but an initialize is refused by the transport and starts no session.
+      if (transport.sessionId === undefined) await server.close()
+      return response
+    } finally {
+      starting--
     }
-    return undefined
   }
-}
-
-/** `host:port` without the port (`[::1]:3000` → `[::1]`). */
-function hostnameOf(host: string): string {
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']')
-    return end === -1 ? host : host.slice(0, end + 1)
-  }
-  const colon = host.lastIndexOf(':')
-  return colon === -1 ? host : host.slice(0, colon)
-}
-
-function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
 }

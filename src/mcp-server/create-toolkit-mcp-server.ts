@@ -13,6 +13,7 @@ import { isRecord } from '../shared/is-record.js'
 import { errorResult, toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 
 /**
@@ -42,16 +43,20 @@ const MAX_QUESTION_ARGS_CHARS = 2000
  * its output, images and audio, and `isError` when it failed. An unknown tool is a JSON-RPC error, as the
  * protocol asks. A call that needs approval is asked of the client's user through elicitation when the
  * client supports it and `canAsk` (a stateless server cannot: nothing carries the answer back); otherwise
- * it is refused with an error result.
+ * it is refused with an error result. Unless `servesApprovals`, a tool that may need approval is neither
+ * listed nor called.
  *
  * @example
- * const server = createToolkitMcpServer(toolkit, { canAsk: true })
+ * const server = createToolkitMcpServer(toolkit, { canAsk: true, servesApprovals: true })
  * await server.connect(transport)
  */
 export function createToolkitMcpServer(
   toolkit: Toolkit,
-  options: McpServeOptions & { canAsk: boolean },
+  options: McpServeOptions & { canAsk: boolean; servesApprovals: boolean },
 ): Server {
+  // A tool that needs approval is served only to callers the host authorized: an approval asked of an
+  // unknown caller would be answered by that caller.
+  const served = (tool: Tool): boolean => options.servesApprovals || !mayNeedApproval(toolkit, tool)
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
@@ -61,10 +66,13 @@ export function createToolkitMcpServer(
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   )
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolkit.tools().map(listedTool) }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: toolkit.tools().filter(served).map(listedTool),
+  }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: given } = request.params
-    if (toolkit.get(name) === undefined) {
+    const tool = toolkit.get(name)
+    if (tool === undefined || !served(tool)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}".`)
     }
     const args = isRecord(given) ? given : {}

@@ -25,7 +25,8 @@ export async function serveStdio(toolkit: Toolkit, options: McpServeOptions = {}
   }
   // Loaded here: the stdio transport needs Node's process streams, which the HTTP handler must not.
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
-  const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true })
+  // The client started this process and owns its pipes: it is the caller the tools are served to.
+  const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true, servesApprovals: true })
   await server.connect(new StdioServerTransport())
   return { close: () => server.close() }
 }

@@ -39,6 +39,8 @@ export interface McpSourceOptions {
   exposePrompts?: boolean
   /** The host's OAuth pieces, for servers whose entry has `auth`. */
   oauth?: OAuthOptions
+  /** Environment variables whose values are secrets besides those whose names mark one. */
+  secretNames?: readonly string[]
 }
 
 /** One server of the config, as loading left it. */
@@ -66,7 +68,8 @@ export async function loadMcpSource(
   options: McpSourceOptions,
 ): Promise<McpSource> {
   const { logger } = options
-  const parsed = await readMcpConfig(config)
+  const parsed = await readMcpConfig(config, { secretNames: options.secretNames ?? [] })
+  const configured = parsed.servers.flatMap((plan) => ('secrets' in plan ? plan.secrets : []))
   for (const warning of parsed.warnings) logger.warn(warning)
   const listeners: Array<() => void> = []
   const tokenStore = options.oauth?.tokenStore ?? memoryTokenStore()
@@ -161,7 +164,10 @@ export async function loadMcpSource(
     onToolsChanged: (listener) => {
       listeners.push(listener)
     },
-    secrets: parsed.servers.flatMap((plan) => ('secrets' in plan ? plan.secrets : [])),
+    secrets: () => [
+      ...configured,
+      ...servers.flatMap((server) => (server.kind === 'connection' ? server.connection.secrets : [])),
+    ],
     servers: () => Object.fromEntries(servers.map((server) => [server.name, infoOf(server)])),
     resources: () =>
       fromEach('resources', async (server) =>

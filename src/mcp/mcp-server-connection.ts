@@ -119,6 +119,11 @@ export class McpServerConnection {
     return this.plan.name
   }
 
+  /** The config's secrets and every OAuth token, code or client secret learnt since. */
+  get secrets(): readonly string[] {
+    return this.#secrets
+  }
+
   get state(): ConnectionState {
     return this.#state
   }
@@ -205,7 +210,7 @@ export class McpServerConnection {
   listResources(): Promise<Resource[]> {
     return this.#request('resources/list', async (client) => {
       if (client.getServerCapabilities()?.resources === undefined) return []
-      return this.#pages((cursor) =>
+      return this.#pages('resources', MAX_LIST_PAGES, (cursor) =>
         client.listResources(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
           items: page.resources,
           next: page.nextCursor,
@@ -218,7 +223,7 @@ export class McpServerConnection {
   listResourceTemplates(): Promise<ResourceTemplate[]> {
     return this.#request('resources/templates/list', async (client) => {
       if (client.getServerCapabilities()?.resources === undefined) return []
-      return this.#pages((cursor) =>
+      return this.#pages('resource templates', MAX_LIST_PAGES, (cursor) =>
         client.listResourceTemplates(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
           items: page.resourceTemplates,
           next: page.nextCursor,
@@ -238,7 +243,7 @@ export class McpServerConnection {
   listPrompts(): Promise<Prompt[]> {
     return this.#request('prompts/list', async (client) => {
       if (client.getServerCapabilities()?.prompts === undefined) return []
-      return this.#pages((cursor) =>
+      return this.#pages('prompts', MAX_LIST_PAGES, (cursor) =>
         client.listPrompts(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
           items: page.prompts,
           next: page.nextCursor,
@@ -281,20 +286,36 @@ export class McpServerConnection {
   }
 
   /** Collects every page of a paginated list, stopping at a repeated cursor or `MAX_LIST_PAGES`. */
+  /**
+   * Every page of a list, up to `maxPages`. A server still handing out cursors past the limit, or handing
+   * out one it gave before (it would page forever), is cut off there with a warning saying what was kept.
+   */
   async #pages<Item>(
+    what: string,
+    maxPages: number,
     page: (params: { cursor?: string }) => Promise<{ items: Item[]; next: string | undefined }>,
   ): Promise<Item[]> {
     const items: Item[] = []
     const seen = new Set<string>()
     let cursor: string | undefined
-    for (let count = 0; count < MAX_LIST_PAGES; count++) {
+    for (let count = 1; ; count++) {
       const result = await page(cursor === undefined ? {} : { cursor })
       items.push(...result.items)
       cursor = result.next
-      if (cursor === undefined || seen.has(cursor)) break
+      if (cursor === undefined) return items
+      const problem = seen.has(cursor)
+        ? 'handed out a cursor it had given before (it would page forever)'
+        : count >= maxPages
+          ? `has more than ${maxPages.toLocaleString('en-US')} pages, the limit`
+          : undefined
+      if (problem !== undefined) {
+        this.#options.onWarning?.(
+          `MCP server "${this.name}" ${problem} while listing ${what}: kept the ${items.length.toLocaleString('en-US')} ${what} of its first ${count.toLocaleString('en-US')} pages.`,
+        )
+        return items
+      }
       seen.add(cursor)
     }
-    return items
   }
 
   /** Keeps what calls need from a tool list and hands it to the source (which re-exposes the tools). */
@@ -572,20 +593,12 @@ export class McpServerConnection {
   async #listTools(client: Client): Promise<McpTool[]> {
     // A server that offers only prompts or resources has no tools/list to call.
     if (client.getServerCapabilities()?.tools === undefined) return []
-    const tools: McpTool[] = []
-    const seenCursors = new Set<string>()
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: this.plan.timeoutMs,
-      })
-      tools.push(...result.tools)
-      cursor = result.nextCursor
-      // A server that hands out the same cursor twice would page forever.
-      if (cursor === undefined || seenCursors.has(cursor)) return tools
-      seenCursors.add(cursor)
-    }
-    return tools
+    return this.#pages('tools', MAX_TOOL_PAGES, (cursor) =>
+      client.listTools(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
+        items: page.tools,
+        next: page.nextCursor,
+      })),
+    )
   }
 
   /** Closes a session in the background; `close()` waits for every one. */

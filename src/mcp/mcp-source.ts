@@ -135,8 +135,11 @@ export interface McpSource {
   tools(): Tool[]
   /** Registers the toolkit's callback for a change of `tools()`. */
   onToolsChanged(listener: () => void): void
-  /** Every configured secret of every server (env and header values, expanded variables). */
-  secrets: readonly string[]
+  /**
+   * Every secret of every server: the configured ones (secret env values, header values, expanded
+   * variables, OAuth client secrets) and the OAuth tokens learnt since.
+   */
+  secrets(): readonly string[]
   servers(): Record<string, McpServerInfo>
   resources(): Promise<McpResource[]>
   resourceTemplates(): Promise<McpResourceTemplate[]>

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { didYouMean } from '../shared/did-you-mean.js'
 import { expandEnvVars } from '../shared/expand-env-vars.js'
 import { isRecord } from '../shared/is-record.js'
+import { readConfigFile } from '../shared/read-config-file.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
+import { headerIsSecret, type SecretNames, secretNames } from '../shared/secret-names.js'
 import { errorMessage } from '../tool/tool-result.js'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpAuthConfig, type McpConfig } from './mcp-config.js'
 import { parseJsonWithComments } from './parse-json-with-comments.js'
@@ -109,6 +110,11 @@ export interface ParseMcpConfigOptions {
   baseDir: string
   /** The variables `${VAR}` expands from. */
   env: Readonly<Record<string, string | undefined>>
+  /**
+   * Environment variables whose values are secrets besides those whose names mark one (the toolkit's
+   * `secrets`).
+   */
+  secretNames?: readonly string[]
 }
 
 const SECTIONS = ['mcpServers', 'servers', 'mcp'] as const
@@ -141,23 +147,31 @@ const STREAMABLE_TYPES = new Set(['remote', 'http', 'streamable-http', 'streamab
  */
 export async function readMcpConfig(
   config: string | McpConfig,
-  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+  options: {
+    cwd?: string
+    env?: Readonly<Record<string, string | undefined>>
+    secretNames?: readonly string[]
+  } = {},
 ): Promise<ParsedMcpConfig> {
   const cwd = options.cwd ?? process.cwd()
   const env = options.env ?? process.env
-  if (typeof config !== 'string') return parseMcpConfig(config, { origin: 'mcpConfig', baseDir: cwd, env })
+  const secretNames = options.secretNames ?? []
+  if (typeof config !== 'string') {
+    return parseMcpConfig(config, { origin: 'mcpConfig', baseDir: cwd, env, secretNames })
+  }
   // No file name starts with `{`: such a string is the config's own text (as other ports accept it).
   if (config.trimStart().startsWith('{')) {
     return parseMcpConfig(parseText(config, 'mcpConfig', undefined), {
       origin: 'mcpConfig',
       baseDir: cwd,
       env,
+      secretNames,
     })
   }
   const path = resolve(cwd, config)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readConfigFile(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const problem =
@@ -169,7 +183,12 @@ export async function readMcpConfig(
       { cause: error, file: path },
     )
   }
-  return parseMcpConfig(parseText(text, path, path), { origin: path, baseDir: dirname(path), env })
+  return parseMcpConfig(parseText(text, path, path), {
+    origin: path,
+    baseDir: dirname(path),
+    env,
+    secretNames,
+  })
 }
 
 function parseText(text: string, origin: string, file: string | undefined): unknown {
@@ -195,6 +214,7 @@ function parseText(text: string, origin: string, file: string | undefined): unkn
  */
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions): ParsedMcpConfig {
   const { origin } = options
+  const names = secretNames(options.secretNames)
   const file = origin === 'mcpConfig' ? {} : { file: origin }
   if (!isRecord(value)) {
     throw new ConfigError(
@@ -241,7 +261,7 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions): 
       }
       seen.set(name, section)
       const path = `${section}.${name}`
-      const plan = planServer(name, entry, { ...options, path })
+      const plan = planServer(name, entry, { ...options, path, names })
       // An invalid entry's reason carries the hint already.
       for (const typo of plan.kind === 'invalid' ? [] : keyTypos(entry)) {
         warnings.push(
@@ -260,6 +280,8 @@ class EntryProblem extends Error {}
 interface EntryContext extends ParseMcpConfigOptions {
   /** The entry's path in the config, such as `mcpServers.github`. */
   path: string
+  /** Which variables hold secrets. */
+  names: SecretNames
 }
 
 function planServer(name: string, entry: unknown, context: EntryContext): McpServerPlan {
@@ -319,9 +341,8 @@ function planEnabledServer(
   const secrets: string[] = []
   if (type === 'stdio') {
     const { command, args } = commandOf(entry)
-    const env = expandEach(
+    const env = expandEnv(
       { ...stringMap(entry, 'environment'), ...stringMap(entry, 'env') },
-      'env',
       context,
       secrets,
     )
@@ -340,8 +361,9 @@ function planEnabledServer(
   }
   const rawUrl = optionalString(entry, 'url')
   if (rawUrl === undefined) throw new EntryProblem(`"type": "${String(entry.type)}" needs a "url"`)
-  const url = parseUrl(expand(rawUrl, 'url', context, secrets))
-  const headers = expandEach(stringMap(entry, 'headers'), 'headers', context, secrets)
+  const url = parseUrl(expand(rawUrl, 'url', context, secrets, true))
+  secrets.push(...urlSecrets(url, context.names))
+  const headers = expandHeaders(stringMap(entry, 'headers'), context, secrets)
   const plan: RemoteServerPlan = {
     kind: 'remote',
     name,
@@ -458,27 +480,66 @@ function toolFilterOf(entry: Record<string, unknown>): ToolFilter {
   return { allow: allowed.length > 0 ? new Set(allowed) : undefined, drop: new Set(dropped) }
 }
 
-/** Every value expanded; each whole value is a secret too, since a literal token needs no `${VAR}`. */
-function expandEach(
+/**
+ * Every header value expanded; each is a secret (a literal token needs no `${VAR}`) but those that only
+ * describe the request (`Accept`, `Content-Type`).
+ */
+function expandHeaders(
   map: Record<string, string>,
-  field: string,
   context: EntryContext,
   secrets: string[],
 ): Record<string, string> {
   const expanded = Object.entries(map).map(([key, raw]) => {
-    const value = expand(raw, `${field}.${key}`, context, secrets)
-    secrets.push(...secretPartsOf(value))
+    const value = expand(raw, `headers.${key}`, context, secrets, true)
+    if (headerIsSecret(key)) secrets.push(...secretPartsOf(value))
     return [key, value] as const
   })
   // fromEntries defines own properties, so a key such as "__proto__" is kept as a key.
   return Object.fromEntries(expanded)
 }
 
-function expand(raw: string, field: string, context: EntryContext, secrets: string[]): string {
+/**
+ * Every `env` value expanded; a value is a secret when its variable's name marks one (`API_TOKEN`) or the
+ * toolkit lists it, and never otherwise (`READ_ONLY`, `LOG_LEVEL`, a base directory stay as they are).
+ */
+function expandEnv(
+  map: Record<string, string>,
+  context: EntryContext,
+  secrets: string[],
+): Record<string, string> {
+  const expanded = Object.entries(map).map(([key, raw]) => {
+    const value = expand(raw, `env.${key}`, context, secrets, false)
+    if (context.names.marks(key)) secrets.push(...secretPartsOf(value))
+    return [key, value] as const
+  })
+  return Object.fromEntries(expanded)
+}
+
+/** A URL's password, and its query values whose names mark a secret (`?api_key=…`). */
+function urlSecrets(url: URL, names: SecretNames): string[] {
+  const found: string[] = []
+  if (url.password !== '') found.push(url.password, decodeURIComponent(url.password))
+  for (const [name, value] of url.searchParams) if (names.marks(name)) found.push(value)
+  return found
+}
+
+/**
+ * `${VAR}` expanded. What went in is a secret when it went into a header or a URL (`always`), or when
+ * its variable's name marks one.
+ */
+function expand(
+  raw: string,
+  field: string,
+  context: EntryContext,
+  secrets: string[],
+  always = false,
+): string {
   const expansion = expandEnvVars(raw, context.env)
   switch (expansion.kind) {
     case 'expanded':
-      secrets.push(...expansion.substituted)
+      for (const { variable, value } of expansion.substituted) {
+        if (always || context.names.marks(variable)) secrets.push(...secretPartsOf(value))
+      }
       return expansion.value
     case 'missing':
       throw new EntryProblem(

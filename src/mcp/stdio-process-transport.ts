@@ -3,6 +3,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { BoundedLineReader, tooLargeMessage } from './bounded-line-reader.js'
+import { descendantsOf, processAlive } from './process-tree.js'
 
 /**
  * How to start a local MCP server.
@@ -193,14 +194,17 @@ export class StdioProcessTransport implements Transport {
       if (this.#exit !== undefined) resolve()
       else child.once('exit', () => resolve())
     })
+    // Found while the server still runs: a process it started in a session of its own (`setsid`) is not
+    // in its group, and once the server exits it is init's child, no longer the server's.
+    const started = OWN_PROCESS_GROUP && this.#exit === undefined ? descendantsOf(pid) : []
     child.stdin?.end()
     await Promise.race([exited, delay(GRACE_AFTER_STDIN_MS)])
     // Signal the group even when the leader has gone: what it started may still run.
-    if (!(await this.#ended(pid, exited, 0))) {
-      signalTree(child, pid, 'SIGTERM')
-      if (!(await this.#ended(pid, exited, GRACE_AFTER_SIGTERM_MS))) {
-        signalTree(child, pid, 'SIGKILL')
-        await this.#ended(pid, exited, GRACE_AFTER_SIGKILL_MS)
+    if (!(await this.#ended(pid, started, exited, 0))) {
+      signalTree(child, pid, 'SIGTERM', started)
+      if (!(await this.#ended(pid, started, exited, GRACE_AFTER_SIGTERM_MS))) {
+        signalTree(child, pid, 'SIGKILL', started)
+        await this.#ended(pid, started, exited, GRACE_AFTER_SIGKILL_MS)
       }
     }
     this.#pending.clear()
@@ -209,12 +213,20 @@ export class StdioProcessTransport implements Transport {
     untrackTransport(this)
   }
 
-  /** True once the leader has exited and (on POSIX) nothing is left in its process group, within `waitMs`. */
-  async #ended(pid: number, exited: Promise<void>, waitMs: number): Promise<boolean> {
+  /**
+   * True once the leader has exited and (on POSIX) nothing is left in its process group or of what it
+   * had started, within `waitMs`.
+   */
+  async #ended(
+    pid: number,
+    started: readonly number[],
+    exited: Promise<void>,
+    waitMs: number,
+  ): Promise<boolean> {
     const deadline = Date.now() + waitMs
     for (;;) {
       const leaderDone = this.#exit !== undefined
-      if (leaderDone && !groupAlive(pid)) return true
+      if (leaderDone && !groupAlive(pid) && !started.some(processAlive)) return true
       if (Date.now() >= deadline) return false
       await Promise.race([exited, delay(POLL_MS)])
     }
@@ -258,11 +270,19 @@ export class StdioProcessTransport implements Transport {
   /** Sends SIGKILL to the process group right away; for when the host process is exiting. */
   killNow(): void {
     const child = this.#child
-    if (child?.pid !== undefined) signalTree(child, child.pid, 'SIGKILL')
+    if (child?.pid === undefined) return
+    const started = OWN_PROCESS_GROUP && this.#exit === undefined ? descendantsOf(child.pid) : []
+    signalTree(child, child.pid, 'SIGKILL', started)
   }
 }
 
-function signalTree(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {
+/** Signals the server's process group, and each process it had started (`started`) on its own. */
+function signalTree(
+  child: ChildProcess,
+  pid: number,
+  signal: NodeJS.Signals,
+  started: readonly number[] = [],
+): void {
   // kill(-0) would signal the host's own process group.
   if (!(pid > 0)) return
   try {
@@ -270,6 +290,13 @@ function signalTree(child: ChildProcess, pid: number, signal: NodeJS.Signals): v
     else child.kill(signal)
   } catch {
     // ESRCH: everything has already exited.
+  }
+  for (const each of started) {
+    try {
+      process.kill(each, signal)
+    } catch {
+      // Already gone.
+    }
   }
 }
 

@@ -39,11 +39,12 @@ import {
   readSignedSuspension,
   signSuspension,
 } from './chat-approvals.js'
+import { conversationOverCap } from './conversation-caps.js'
 import {
   type ChatLimits,
   type ChatRequest,
-  DEFAULT_CHAT_LIMITS,
   type ResolvedChatLimits,
+  readChatLimits,
   readChatRequest,
 } from './read-chat-request.js'
 import { readUserContent } from './read-user-content.js'
@@ -119,7 +120,10 @@ interface CommonChatHandlerOptions<Message = ModelMessage> {
   system?: string
   /** The text the browser sees when the run fails. Default: the error's message. */
   onError?: (error: unknown) => string
-  /** How much one request may carry. @default { bodyBytes: 4_000_000, messages: 1_000, parts: 10_000 } */
+  /**
+   * How much one request (and, in store mode, one conversation) may carry, and how long its body may take.
+   * @default { bodyBytes: 4_000_000, bodyTimeoutMs: 30_000, messages: 1_000, parts: 10_000, fileBytes: 10_000_000, conversationBytes: 16_000_000, conversationMessages: 10_000 }
+   */
   limits?: ChatLimits
   /** Where the handler warns (a history whose signatures do not verify, a store that failed). @default console */
   logger?: Logger
@@ -267,7 +271,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
   if (system !== undefined && typeof system !== 'string') {
     throw new ConfigError('`system` must be a string (the system prompt).', { field: 'system' })
   }
-  const limits = readLimits(options.limits)
+  const limits = readChatLimits(options.limits)
   const mode = forFormat(readMode(options), client)
   const userMessages = readUserMessages(client)
 
@@ -323,11 +327,11 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
       return toUIMessageStreamResponse(events, { ...streamInit, messageMetadata: resumption.finish })
     }
 
-    let conversation: Conversation<Message> | string
+    let conversation: Conversation<Message> | string | { tooLarge: string }
     try {
       conversation =
         mode.kind === 'store'
-          ? await storedConversation({ ...mode, chat, request, userMessages })
+          ? await storedConversation({ ...mode, chat, request, userMessages, limits })
           : await signedConversation({ mode, chat, logger, userMessages })
     } catch (error) {
       if (!StoreError.isInstance(error)) throw error
@@ -339,6 +343,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
       )
     }
     if (typeof conversation === 'string') return jsonError(400, conversation)
+    if ('tooLarge' in conversation) return jsonError(413, conversation.tooLarge)
 
     const prompt = conversation.messages
     const events = client.stream(prompt, runOptions)
@@ -469,26 +474,6 @@ function readMode<Message>(options: ChatHandlerOptions<Message>): Mode<Message> 
   return { kind: 'signed', signer: createHmacSigner({ secret }), guard }
 }
 
-function readLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
-  if (limits === undefined) return DEFAULT_CHAT_LIMITS
-  if (typeof limits !== 'object' || limits === null) {
-    throw new ConfigError(
-      '`limits` must be an object, like { bodyBytes: 1_000_000, messages: 200, parts: 2_000 }.',
-      { field: 'limits' },
-    )
-  }
-  const resolved = { ...DEFAULT_CHAT_LIMITS }
-  for (const key of ['bodyBytes', 'messages', 'parts'] as const) {
-    const value = limits[key]
-    if (value === undefined) continue
-    if (!Number.isInteger(value) || value < 1) {
-      throw new ConfigError(`\`limits.${key}\` must be a whole number of at least 1; got ${String(value)}.`)
-    }
-    resolved[key] = value
-  }
-  return resolved
-}
-
 /**
  * Store mode: the transcript is the store's; the body gives the new user message only. `regenerate`
  * answers the stored conversation's last user message again. The question is saved before the run, so a
@@ -502,7 +487,8 @@ async function storedConversation<Message>(input: {
   chat: ChatRequest
   request: Request
   userMessages: UserMessages<Message>
-}): Promise<Conversation<Message> | string> {
+  limits: ResolvedChatLimits
+}): Promise<Conversation<Message> | string | { tooLarge: string }> {
   const { store, chat, request } = input
   if (chat.id === undefined || chat.id === '') {
     return '"id" is required: it names the conversation the server keeps (useChat sends it).'
@@ -531,6 +517,9 @@ async function storedConversation<Message>(input: {
       messages = stored.slice(0, lastUser + 1)
     } else {
       messages = [...stored, ...question]
+      // Refused before anything is stored: a full conversation takes no more questions.
+      const tooLarge = conversationOverCap(messages, input.limits)
+      if (tooLarge !== undefined) return { tooLarge }
     }
     // A new question leaves a waiting run's calls unrun (the stored transcript answers them so).
     const saved = await callStore('save', key, () => store.save(key, { messages }, loaded?.version ?? 0))

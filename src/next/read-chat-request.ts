@@ -1,23 +1,36 @@
 // Reads and checks the body `useChat` posts, within limits, before anything else looks at it. A browser
 // may send anything: every answer here is bounded in time and memory and says which rule was broken.
 import { type UIMessage, validateUIMessages } from 'ai'
+import { ConfigError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
 import { errorMessage } from '../tool/tool-result.js'
 
 /**
- * How much one request may carry. A body over `bodyBytes` is refused with 413 while it is still being
- * read (never buffered whole); too many messages or parts get 400. Each answer names the limit.
+ * How much one request, and one stored conversation, may carry. A body over `bodyBytes` is refused with
+ * 413 while it is still being read (never buffered whole), and one that has not arrived within
+ * `bodyTimeoutMs` with 408; too many messages or parts get 400; a `data:` URL over `fileBytes` gets 413
+ * before it is decoded. In store mode, a request that would take the conversation past
+ * `conversationBytes` or `conversationMessages` gets 413 before anything is stored. Each answer names the
+ * limit.
  *
  * @example
- * const limits: ChatLimits = { bodyBytes: 1_000_000, messages: 200, parts: 2_000 }
+ * const limits: ChatLimits = { bodyBytes: 1_000_000, messages: 200, parts: 2_000, conversationBytes: 5_000_000 }
  */
 export interface ChatLimits {
   /** Bytes of one request body. @default 4_000_000 (under the 4.5 MB that serverless platforms accept) */
   bodyBytes?: number
+  /** Milliseconds the whole body may take to arrive. @default 30_000 */
+  bodyTimeoutMs?: number
   /** Messages in one request. @default 1_000 */
   messages?: number
   /** Parts of all the request's messages together. @default 10_000 */
   parts?: number
+  /** Bytes of one file sent as a `data:` URL, counted before it is decoded. @default 10_000_000 */
+  fileBytes?: number
+  /** Store mode: bytes of one stored conversation (its messages as the store keeps them). @default 16_000_000 */
+  conversationBytes?: number
+  /** Store mode: messages in one stored conversation. @default 10_000 */
+  conversationMessages?: number
 }
 
 /** The limits with every default filled in. */
@@ -25,8 +38,40 @@ export type ResolvedChatLimits = Required<ChatLimits>
 
 export const DEFAULT_CHAT_LIMITS: ResolvedChatLimits = {
   bodyBytes: 4_000_000,
+  bodyTimeoutMs: 30_000,
   messages: 1_000,
   parts: 10_000,
+  fileBytes: 10_000_000,
+  conversationBytes: 16_000_000,
+  conversationMessages: 10_000,
+}
+
+/**
+ * Reads a `limits` option, each given limit a whole number of at least 1, the rest the defaults.
+ *
+ * @example
+ * readChatLimits({ bodyBytes: 1_000_000 }).parts // 10_000
+ */
+export function readChatLimits(limits: ChatLimits | undefined): ResolvedChatLimits {
+  if (limits === undefined) return DEFAULT_CHAT_LIMITS
+  if (typeof limits !== 'object' || limits === null) {
+    throw new ConfigError(
+      '`limits` must be an object, like { bodyBytes: 1_000_000, messages: 200, parts: 2_000 }.',
+      { field: 'limits' },
+    )
+  }
+  const resolved = { ...DEFAULT_CHAT_LIMITS }
+  for (const key of Object.keys(DEFAULT_CHAT_LIMITS) as Array<keyof ResolvedChatLimits>) {
+    const value = limits[key]
+    if (value === undefined) continue
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ConfigError(`\`limits.${key}\` must be a whole number of at least 1; got ${String(value)}.`, {
+        field: `limits.${key}`,
+      })
+    }
+    resolved[key] = value
+  }
+  return resolved
 }
 
 /** A body `useChat` sent, checked. */
@@ -40,7 +85,7 @@ export interface ChatRequest {
 /** The request, or the status and reason it is refused with. */
 export type ChatRequestReading =
   | { ok: true; request: ChatRequest }
-  | { ok: false; status: 400 | 413; error: string }
+  | { ok: false; status: 400 | 408 | 413; error: string }
 
 const EXPECTED =
   'Expected the body useChat sends: { id: string, messages: UIMessage[], trigger: "submit-message" | "regenerate-message" } (or { id, message } from a client that sends only the newest message).'
@@ -58,11 +103,18 @@ export async function readChatRequest(
   request: Request,
   limits: ResolvedChatLimits,
 ): Promise<ChatRequestReading> {
-  let text: string | undefined
+  let text: string | undefined | typeof TIMED_OUT
   try {
-    text = await readText(request, limits.bodyBytes)
+    text = await readText(request, limits.bodyBytes, limits.bodyTimeoutMs)
   } catch (error) {
     return { ok: false, status: 400, error: `The request body could not be read: ${errorMessage(error)}` }
+  }
+  if (text === TIMED_OUT) {
+    return {
+      ok: false,
+      status: 408,
+      error: `The request body did not arrive within ${count(limits.bodyTimeoutMs)} ms (limits.bodyTimeoutMs).`,
+    }
   }
   if (text === undefined) {
     return {
@@ -113,6 +165,16 @@ export async function readChatRequest(
       )
     }
     parts += message.parts.length
+    for (const [partIndex, part] of message.parts.entries()) {
+      const bytes = dataUrlBytes(part)
+      if (bytes > limits.fileBytes) {
+        return {
+          ok: false,
+          status: 413,
+          error: `messages[${index}].parts[${partIndex}] is a file of about ${count(bytes)} bytes, more than the limit of ${count(limits.fileBytes)} (limits.fileBytes).`,
+        }
+      }
+    }
   }
   if (parts > limits.parts) {
     return refuse(
@@ -131,8 +193,31 @@ export async function readChatRequest(
   }
 }
 
-/** The body as text, or `undefined` once it is (or says it will be) longer than `limit` bytes. */
-async function readText(request: Request, limit: number): Promise<string | undefined> {
+/**
+ * The bytes a `data:` URL part carries, from the length of its text alone (nothing is decoded): three
+ * quarters of a base64 payload, else the payload's length. 0 for any other part.
+ */
+function dataUrlBytes(part: unknown): number {
+  if (!isRecord(part) || part.type !== 'file' || typeof part.url !== 'string') return 0
+  const { url } = part
+  if (url.slice(0, 5).toLowerCase() !== 'data:') return 0
+  const comma = url.indexOf(',')
+  if (comma === -1) return 0
+  const payload = url.length - comma - 1
+  return /;\s*base64\s*$/i.test(url.slice(0, comma)) ? Math.floor((payload * 3) / 4) : payload
+}
+
+const TIMED_OUT = Symbol('timed out')
+
+/**
+ * The body as text; `undefined` once it is (or says it will be) longer than `limit` bytes; `TIMED_OUT`
+ * when it has not all arrived within `timeoutMs`. Either way the rest is cancelled, never waited for.
+ */
+async function readText(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<string | undefined | typeof TIMED_OUT> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (declared > limit) {
     await request.body?.cancel().catch(() => {})
@@ -140,18 +225,31 @@ async function readText(request: Request, limit: number): Promise<string | undef
   }
   if (request.body === null) return ''
   const reader = request.body.getReader()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
+  })
   const decoder = new TextDecoder()
   let text = ''
   let received = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    received += value.byteLength
-    if (received > limit) {
-      await reader.cancel().catch(() => {})
-      return undefined
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline])
+      if (next === TIMED_OUT) {
+        reader.cancel().catch(() => {})
+        return TIMED_OUT
+      }
+      const { done, value } = next
+      if (done) return text + decoder.decode()
+      received += value.byteLength
+      if (received > limit) {
+        await reader.cancel().catch(() => {})
+        return undefined
+      }
+      text += decoder.decode(value, { stream: true })
     }
-    text += decoder.decode(value, { stream: true })
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -1,11 +1,12 @@
 /**
- * What expanding one config value produced: the text and the values it took in, or why it could not.
+ * What expanding one config value produced: the text and the values it took in (each with the variable
+ * it came from), or why it could not.
  *
  * @example
  * const expansion: EnvExpansion = { kind: 'missing', variable: 'GITHUB_TOKEN' }
  */
 export type EnvExpansion =
-  | { kind: 'expanded'; value: string; substituted: string[] }
+  | { kind: 'expanded'; value: string; substituted: Array<{ variable: string; value: string }> }
   | { kind: 'missing'; variable: string }
   | { kind: 'unsupported'; placeholder: string }
 
@@ -17,11 +18,12 @@ const VARIABLE = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s
  * that is not set, with no default, is reported by name; the value is never part of what is reported.
  *
  * @example
- * expandEnvVars('Bearer ${TOKEN}', { TOKEN: 'abc' }) // { kind: 'expanded', value: 'Bearer abc', substituted: ['abc'] }
+ * expandEnvVars('Bearer ${TOKEN}', { TOKEN: 'abc' })
+ * // { kind: 'expanded', value: 'Bearer abc', substituted: [{ variable: 'TOKEN', value: 'abc' }] }
  * expandEnvVars('${NOPE}', {})                       // { kind: 'missing', variable: 'NOPE' }
  */
 export function expandEnvVars(text: string, env: Readonly<Record<string, string | undefined>>): EnvExpansion {
-  const substituted: string[] = []
+  const substituted: Array<{ variable: string; value: string }> = []
   let failure: EnvExpansion | undefined
   const value = text.replace(PLACEHOLDER, (placeholder, inner: string) => {
     if (failure !== undefined) return placeholder
@@ -39,7 +41,7 @@ export function expandEnvVars(text: string, env: Readonly<Record<string, string 
       failure = { kind: 'missing', variable }
       return placeholder
     }
-    substituted.push(resolved)
+    substituted.push({ variable, value: resolved })
     return resolved
   })
   return failure ?? { kind: 'expanded', value, substituted }

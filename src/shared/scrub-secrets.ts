@@ -1,4 +1,5 @@
 import type { ToolResult } from '../tool/types.js'
+import { mayBeCredential } from './secret-names.js'
 
 /**
  * Replaces every known secret in a text with `***`.
@@ -22,7 +23,10 @@ const noSecrets: SecretScrubber = (text) => text
  * A scrubber for these secret values. Each is masked wherever it appears, in these forms: as it is,
  * URL-encoded, base64 and base64url (also inside a longer base64 text, at any alignment), and as the
  * HTTP Basic credential `base64(user:pass)` for any two of the values. The longest form is masked first,
- * so a secret containing another is masked whole. With no secrets it is the identity, and costs nothing.
+ * so a secret containing another is masked whole. A value no credential takes (`true`, `off`, a short
+ * number) is not masked. A text that is valid JSON stays valid JSON: secrets are masked inside its
+ * strings, and a number holding one becomes the string `"***"`. With no secrets it is the identity, and
+ * costs nothing.
  *
  * @example
  * const scrub = createSecretScrubber(['s3cr3t-token'])
@@ -30,7 +34,9 @@ const noSecrets: SecretScrubber = (text) => text
  * scrub(`echo ${btoa('s3cr3t-token')}`)             // 'echo ***'
  */
 export function createSecretScrubber(secrets: Iterable<string>): SecretScrubber {
-  const values = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+  const values = [...new Set(secrets)].filter(
+    (secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH && mayBeCredential(secret),
+  )
   if (values.length === 0) return noSecrets
   const masked = new Set<string>()
   const add = (form: string, minimum = MIN_SECRET_LENGTH): void => {
@@ -39,6 +45,8 @@ export function createSecretScrubber(secrets: Iterable<string>): SecretScrubber 
   for (const secret of values) {
     add(secret)
     add(encodeURIComponent(secret))
+    // As it is written inside a JSON string (a quote or backslash escaped).
+    add(JSON.stringify(secret).slice(1, -1))
     for (const form of base64Forms(secret)) add(form, MIN_ENCODED_FRAGMENT)
   }
   const paired = values.slice(0, MAX_BASIC_PAIRS_OF)
@@ -48,11 +56,43 @@ export function createSecretScrubber(secrets: Iterable<string>): SecretScrubber 
     }
   }
   const ordered = [...masked].sort((left, right) => right.length - left.length)
-  return (text) => {
+  const maskPlain = (text: string): string => {
     let scrubbed = text
     for (const form of ordered) if (scrubbed.includes(form)) scrubbed = scrubbed.split(form).join(MASK)
     return scrubbed
   }
+  return (text) => {
+    const scrubbed = maskPlain(text)
+    if (scrubbed === text || !looksLikeJson(text)) return scrubbed
+    return maskInsideJson(text, maskPlain) ?? scrubbed
+  }
+}
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0]
+  return first === '{' || first === '[' || first === '"'
+}
+
+// A JSON string literal, or a number.
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g
+
+/**
+ * `text` masked token by token when it is valid JSON: each string decoded, masked and encoded again, a
+ * number holding a secret replaced by the string `"***"`, the rest (structure, spacing, `true`) kept.
+ * `undefined` when `text` is not JSON.
+ */
+function maskInsideJson(text: string, mask: (text: string) => string): string | undefined {
+  try {
+    JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  return text.replace(JSON_TOKEN, (token) => {
+    if (token[0] !== '"') return mask(token) === token ? token : JSON.stringify(MASK)
+    const value = JSON.parse(token) as string
+    const masked = mask(value)
+    return masked === value ? token : JSON.stringify(masked)
+  })
 }
 
 /**

@@ -36,7 +36,7 @@ export function formatSkillContent(skill: Skill): string {
   return [
     // Escaped as an attribute value: a name holding `">` cannot close the tag and write its own.
     `<skill_content name="${escapeAttribute(skill.name)}">`,
-    `# Skill: ${skill.name}`,
+    `# Skill: ${escapeAttribute(skill.name)}`,
     '',
     skill.body,
     '',
@@ -69,7 +69,7 @@ export function formatSkillsPrompt(skills: readonly Skill[]): string {
     'Use the skill tool to load a skill when a task matches its description.',
     '',
     '## Available Skills',
-    ...described.map((skill) => `- **${skill.name}**: ${skill.description}`),
+    ...described.map((skill) => `- **${listedName(skill.name)}**: ${skill.description}`),
   ].join('\n')
 }
 
@@ -85,7 +85,7 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
   // A Map, not an object, so names like `__proto__` or `constructor` never reach the prototype.
   const byName = new Map(skills.map((skill) => [skill.name, skill]))
   const available = sortByName(skills)
-    .map((skill) => skill.name)
+    .map((skill) => listedName(skill.name))
     .join(', ')
   return {
     name: SKILL_TOOL_NAME,
@@ -119,6 +119,23 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
 
 function sortByName(skills: readonly Skill[]): Skill[] {
   return [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+}
+
+// A name of these characters reads the same in any list; the rest are quoted.
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/
+
+/**
+ * A skill's name as a list shows it: a plain name (`hello-world`) as it is, any other quoted as a JSON
+ * string with `<`, `>` and `&` escaped, so a name cannot end the list item, add a skill of its own
+ * (`a, b`), bold its own text (`**`) or write a tag.
+ */
+function listedName(name: string): string {
+  if (PLAIN_NAME.test(name)) return name
+  return JSON.stringify(name)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('*', '\\u002a')
 }
 
 function escapeAttribute(text: string): string {

@@ -28,6 +28,9 @@ const TOKEN_BUCKETS = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ]
 
+// What a tool call the toolkit does not have is named, in span names and metric attributes alike.
+const UNKNOWN_TOOL = '_unknown'
+
 interface Instruments {
   operationDuration: Histogram
   tokenUsage: Histogram
@@ -71,8 +74,10 @@ export function createOpenTelemetry(options: TelemetryOptions): LoopTelemetry {
   }
   return {
     startRun(info) {
-      const scrub = recordContent ? toolkitSecretScrubber(info.toolkit) : undefined
-      return new OpenTelemetryRun({ tracer, instruments, scrub, ...info })
+      // Even without content, ids, models and error types come from the model or a server: all are masked.
+      const mask = toolkitSecretScrubber(info.toolkit)
+      const scrub = recordContent ? mask : undefined
+      return new OpenTelemetryRun({ tracer, instruments, scrub, mask, ...info })
     },
   }
 }
@@ -84,6 +89,8 @@ class OpenTelemetryRun implements RunTelemetry {
   readonly #instruments: Instruments
   /** Masks secrets in recorded content; `undefined` when content is not recorded. */
   readonly #scrub: ((text: string) => string) | undefined
+  /** Masks secrets in what is recorded either way (ids, models, error types). */
+  readonly #mask: (text: string) => string
   readonly #info: RunInfo
   readonly #span: Span
   readonly #context: Context
@@ -96,12 +103,14 @@ class OpenTelemetryRun implements RunTelemetry {
       tracer: ReturnType<typeof trace.getTracer>
       instruments: Instruments
       scrub: ((text: string) => string) | undefined
+      mask: (text: string) => string
     },
   ) {
-    const { tracer, instruments, scrub, ...info } = options
+    const { tracer, instruments, scrub, mask, ...info } = options
     this.#tracer = tracer
     this.#instruments = instruments
     this.#scrub = scrub
+    this.#mask = mask
     this.#info = info
     this.#common = {
       'gen_ai.provider.name': info.model.provider,
@@ -188,6 +197,7 @@ class OpenTelemetryRun implements RunTelemetry {
       instruments: this.#instruments,
       common: this.#common,
       scrub: this.#scrub,
+      mask: this.#mask,
     })
   }
 
@@ -197,23 +207,29 @@ class OpenTelemetryRun implements RunTelemetry {
     answer: () => Promise<ToolResult>,
   ): Promise<ToolResult> {
     const started = performance.now()
+    // Only a toolkit tool is named: a name the model made up could carry anything (a secret it saw), and
+    // each one would be a new metric series.
+    const tool = this.#info.toolkit?.get(call.name)
+    const name = tool === undefined ? UNKNOWN_TOOL : call.name
     const attributes: Attributes = {
       'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': call.name,
-      'gen_ai.tool.call.id': call.id,
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': this.#mask(call.id),
       'gen_ai.tool.type': 'function',
     }
-    const description = this.#info.toolkit?.get(call.name)?.description
-    if (description !== undefined && description !== '') attributes['gen_ai.tool.description'] = description
+    const description = tool?.description
+    if (description !== undefined && description !== '') {
+      attributes['gen_ai.tool.description'] = this.#mask(description)
+    }
     const span = this.#tracer.startSpan(
-      `execute_tool ${call.name}`,
+      `execute_tool ${name}`,
       { kind: SpanKind.INTERNAL, attributes },
       this.#context,
     )
     const finish = (errorType: string | undefined): void => {
       const metric: Attributes = {
         'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': call.name,
+        'gen_ai.tool.name': name,
         'gen_ai.tool.type': 'function',
       }
       if (errorType !== undefined) {
@@ -234,7 +250,7 @@ class OpenTelemetryRun implements RunTelemetry {
         return result
       },
       (error: unknown) => {
-        finish(errorTypeOf(error))
+        finish(this.#mask(errorTypeOf(error)))
         throw error
       },
     )
@@ -270,7 +286,7 @@ class OpenTelemetryRun implements RunTelemetry {
   fail(error: unknown): void {
     if (this.#ended) return
     this.#ended = true
-    const errorType = errorTypeOf(error)
+    const errorType = this.#mask(errorTypeOf(error))
     this.#span.setAttribute('error.type', errorType)
     this.#span.setStatus(errorStatus(error, this.#scrub))
     this.#instruments.agentDuration.record(this.#seconds(), {
@@ -293,6 +309,7 @@ class ModelCallTrace {
   readonly #instruments: Instruments
   readonly #common: Attributes
   readonly #scrub: ((text: string) => string) | undefined
+  readonly #mask: (text: string) => string
   readonly #started = performance.now()
   #ended = false
 
@@ -302,12 +319,14 @@ class ModelCallTrace {
     instruments: Instruments
     common: Attributes
     scrub: ((text: string) => string) | undefined
+    mask: (text: string) => string
   }) {
     this.#span = options.span
     this.context = trace.setSpan(options.parent, options.span)
     this.#instruments = options.instruments
     this.#common = options.common
     this.#scrub = options.scrub
+    this.#mask = options.mask
   }
 
   end(turn: ModelTurn<unknown>): void {
@@ -320,11 +339,12 @@ class ModelCallTrace {
       'gen_ai.usage.output_tokens': outputTokens,
       'gen_ai.response.finish_reasons': [finishReasonOf(turn.finishReason)],
     })
-    if (turn.responseId !== undefined) span.setAttribute('gen_ai.response.id', turn.responseId)
+    if (turn.responseId !== undefined) span.setAttribute('gen_ai.response.id', this.#mask(turn.responseId))
     const metric: Attributes = { 'gen_ai.operation.name': 'chat', ...this.#common }
     if (turn.responseModel !== undefined) {
-      span.setAttribute('gen_ai.response.model', turn.responseModel)
-      metric['gen_ai.response.model'] = turn.responseModel
+      const responseModel = this.#mask(turn.responseModel)
+      span.setAttribute('gen_ai.response.model', responseModel)
+      metric['gen_ai.response.model'] = responseModel
     }
     if (this.#scrub !== undefined) {
       span.setAttribute(
@@ -341,7 +361,7 @@ class ModelCallTrace {
   fail(error: unknown): void {
     if (this.#ended) return
     this.#ended = true
-    const errorType = errorTypeOf(error)
+    const errorType = this.#mask(errorTypeOf(error))
     this.#span.setAttribute('error.type', errorType)
     this.#span.setStatus(errorStatus(error, this.#scrub))
     this.#instruments.operationDuration.record((performance.now() - this.#started) / 1000, {

@@ -4,7 +4,7 @@ import { type ToGeminiOptions, toGemini } from '../adapters/convert-to-gemini-to
 import { type ToOpenAIOptions, toOpenAI } from '../adapters/convert-to-openai-tools.js'
 import { attachSchemaLogger } from '../adapters/schema-warnings.js'
 import { type DoctorReport, diagnoseTools } from '../doctor/doctor.js'
-import { McpRequestError, ToolDefinitionError } from '../errors.js'
+import { ConfigError, McpRequestError, ToolDefinitionError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
@@ -34,6 +34,7 @@ import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types
 import { validatingTool } from '../tool/validating-tool.js'
 import { type ApprovalPolicy, type ApprovalRules, readApprovalPolicy } from './approval-policy.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
+import { registerApprovalLookup } from './toolkit-approvals.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
 
 /** What `createToolkit` takes. Every source is optional; tools join in the order MCP → skill → HTTP → host. */
@@ -78,6 +79,15 @@ export interface ToolkitOptions {
    * step of the authorization code flow, the redirect URL, and where tokens are kept.
    */
   oauth?: OAuthOptions
+  /**
+   * Environment variables whose values are secrets, besides those whose names say so (names holding key,
+   * token, secret, password, pass, pwd, auth, credential, cookie, session or private). Their values in an
+   * MCP server's `env`, in a `${VAR}` and in this process's environment are masked wherever toolnexus
+   * writes (outputs, errors, warnings, telemetry). Other `env` values, such as `READ_ONLY` or `LOG_LEVEL`,
+   * are passed on and never masked.
+   * @example ['DATABASE_URL', 'SENTRY_DSN']
+   */
+  secrets?: readonly string[]
 }
 
 /**
@@ -151,6 +161,18 @@ const MAX_LISTED_TOOLS = 50
  * tk.toGemini() // [{ functionDeclarations: [...] }]
  */
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
+  const { secrets } = options
+  if (
+    secrets !== undefined &&
+    (!Array.isArray(secrets) || secrets.some((name) => typeof name !== 'string'))
+  ) {
+    throw new ConfigError(
+      "`secrets` must be an array of environment variable names, like ['DATABASE_URL'].",
+      {
+        field: 'secrets',
+      },
+    )
+  }
   // Every warning, from any source, is both logged and kept for `warnings()`.
   const warnings: string[] = []
   const sink = options.logger ?? consoleLogger
@@ -185,7 +207,11 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       maxMediaBytes: options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES,
     },
   })
-  registerToolkitSecrets(toolkit, { mcp: mcp?.secrets ?? [], http: options.http ?? [] })
+  registerToolkitSecrets(toolkit, {
+    mcp: () => mcp?.secrets() ?? [],
+    tools: () => toolkit.tools(),
+    names: options.secrets ?? [],
+  })
   if (logger.debug !== undefined) {
     const bySource = new Map<string, number>()
     for (const tool of toolkit.tools()) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1)
@@ -205,6 +231,7 @@ async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSour
     ...(options.exposeMcpResources !== undefined && { exposeResources: options.exposeMcpResources }),
     ...(options.exposeMcpPrompts !== undefined && { exposePrompts: options.exposeMcpPrompts }),
     ...(options.oauth !== undefined && { oauth: options.oauth }),
+    ...(options.secrets !== undefined && { secretNames: options.secrets }),
   })
 }
 
@@ -244,6 +271,7 @@ class DefaultToolkit implements Toolkit {
     for (const tool of parts.tools) checkName(tool)
     this.#rebuild()
     this.#checkDisabled()
+    registerApprovalLookup(this, (name) => this.#approvals.has(name))
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }

@@ -1,50 +1,54 @@
-import { HEADER_VARIABLE_PATTERN, processEnvironment } from '../http/expand-header-variables.js'
-import type { HttpToolSpec } from '../http/http-tool-spec.js'
+import { processEnvironment } from '../http/expand-header-variables.js'
 import { createSecretScrubber, type SecretScrubber, secretPartsOf } from '../shared/scrub-secrets.js'
+import { toolSecretsOf } from '../shared/tool-secrets.js'
+import type { Tool } from '../tool/types.js'
 
 // Kept beside the toolkit rather than on its public interface: only toolnexus's own telemetry asks.
-const secretsByToolkit = new WeakMap<object, () => Iterable<string>>()
+const secretsByToolkit = new WeakMap<object, () => readonly string[]>()
+// The last scrubber made for a toolkit, reused while its secrets stay the same.
+const scrubbers = new WeakMap<object, { key: string; scrub: SecretScrubber }>()
 
 /**
- * Records where a toolkit's configured secrets come from: its MCP servers' `env`, `headers` and expanded
- * variables, and the environment values its HTTP tools' `${VAR}` headers read.
+ * Records where a toolkit's secrets come from: its MCP servers (secret env values, header values,
+ * expanded variables, OAuth client secrets and tokens), the configured secrets of its tools however they
+ * came in (an `httpTool()` in `tools` as much as one from `http`), and the environment values of the
+ * variables named in its `secrets` option.
  *
  * @example
- * registerToolkitSecrets(toolkit, { mcp: source.secrets, http: options.http ?? [] })
+ * registerToolkitSecrets(toolkit, { mcp: () => source.secrets(), tools: () => toolkit.tools(), names: [] })
  */
 export function registerToolkitSecrets(
   toolkit: object,
-  sources: { mcp: readonly string[]; http: readonly HttpToolSpec[] },
+  sources: { mcp: () => readonly string[]; tools: () => readonly Tool[]; names: readonly string[] },
 ): void {
-  const { mcp, http } = sources
-  const variables = new Set<string>()
-  for (const spec of http) {
-    for (const template of Object.values(spec.headers ?? {})) {
-      if (typeof template !== 'string') continue
-      for (const match of template.matchAll(HEADER_VARIABLE_PATTERN)) variables.add(match[1] as string)
-    }
-  }
+  const { mcp, tools, names } = sources
   secretsByToolkit.set(toolkit, () => {
-    // HTTP tools read their variables on every call; so does this, so a rotated token is masked too.
+    // Read on every call, as HTTP tools read their variables: a rotated token is masked too.
     const environment = processEnvironment()
-    const fromEnvironment: string[] = []
-    for (const variable of variables) {
-      const value = environment[variable]
-      if (value !== undefined && value !== '') fromEnvironment.push(...secretPartsOf(value))
+    const named: string[] = []
+    for (const name of names) {
+      const value = environment[name]
+      if (value !== undefined && value !== '') named.push(...secretPartsOf(value))
     }
-    return [...mcp, ...fromEnvironment]
+    return [...mcp(), ...tools().flatMap(toolSecretsOf), ...named]
   })
 }
 
 /**
- * A scrubber masking every secret the toolkit was configured with (nothing to mask for a toolkit made
- * elsewhere, or none at all).
+ * A scrubber masking every secret the toolkit knows now (nothing to mask for a toolkit made elsewhere, or
+ * none at all).
  *
  * @example
  * const scrub = toolkitSecretScrubber(toolkit)
  * span.setAttribute('gen_ai.tool.call.result', scrub(result.output))
  */
 export function toolkitSecretScrubber(toolkit: object | undefined): SecretScrubber {
-  const secrets = toolkit === undefined ? undefined : secretsByToolkit.get(toolkit)
-  return createSecretScrubber(secrets?.() ?? [])
+  const secrets = toolkit === undefined ? undefined : secretsByToolkit.get(toolkit)?.()
+  if (toolkit === undefined || secrets === undefined) return createSecretScrubber([])
+  const key = secrets.join('\0')
+  const cached = scrubbers.get(toolkit)
+  if (cached?.key === key) return cached.scrub
+  const scrub = createSecretScrubber(secrets)
+  scrubbers.set(toolkit, { key, scrub })
+  return scrub
 }

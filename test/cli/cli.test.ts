@@ -37,6 +37,12 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 describe('toolnexus (the CLI)', () => {
+  it('given --mcp /dev/urandom, says the config is not a file and exits instead of reading forever', async () => {
+    const result = await run(['tools', '--mcp', '/dev/urandom'])
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain('MCP config /dev/urandom could not be read: it is not a regular file')
+  })
+
   it('doctor --mcp examples/mcp.json --skills examples/skills prints the table and exits 0', async () => {
     const { code, stdout, stderr } = await run([
       'doctor',

@@ -222,29 +222,103 @@ describe('createMcpHandler', () => {
     expect((await handler(list({}))).status).toBe(400)
   })
 
-  it('keeps at most maxSessions: the one idle longest is closed', async () => {
+  const ping = (handler: (request: Request) => Promise<Response>, id: string | null) =>
+    handler(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': String(id),
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      }),
+    )
+
+  it('past maxSessions refuses a new session with 503 and keeps the live one', async () => {
     const toolkit = await servedToolkit()
     closers.push(() => toolkit.close())
     const handler = createMcpHandler(toolkit, { maxSessions: 1 })
-    const first = (await handler(initialize())).headers.get('mcp-session-id')
-    const second = (await handler(initialize())).headers.get('mcp-session-id')
-    expect(first).toEqual(expect.any(String))
-    expect(second).not.toBe(first)
-    const ping = (id: string | null) =>
-      handler(
-        new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-session-id': String(id),
-            'mcp-protocol-version': '2025-06-18',
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
-        }),
-      )
-    expect((await ping(first)).status).toBe(404)
-    expect((await ping(second)).status).toBe(200)
+    const first = await handler(initialize())
+    const second = await handler(initialize())
+    expect([first.status, second.status, second.headers.get('retry-after')]).toStrictEqual([200, 503, '60'])
+    expect(await second.json()).toStrictEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Too many sessions (maxSessions 1): try again later.' },
+      id: null,
+    })
+    expect((await ping(handler, first.headers.get('mcp-session-id'))).status).toBe(200)
+  })
+
+  it('1,000 anonymous initialize requests do not evict a live session', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit)
+    const live = (await handler(initialize())).headers.get('mcp-session-id')
+    const statuses = new Map<number, number>()
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => handler(initialize())))
+      for (const { status } of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    }
+    expect(Object.fromEntries(statuses)).toStrictEqual({ 200: 999, 503: 1 })
+    expect((await ping(handler, live)).status).toBe(200)
+  }, 60_000)
+
+  it.each([
+    ['a rebinding Host', { host: 'evil.example.com' }, 403],
+    ['a rebinding Host on a local port', { host: 'attacker.test:3000' }, 403],
+    [
+      'a local Host with a foreign Origin',
+      { host: 'localhost:3000', origin: 'http://evil.example.com' },
+      403,
+    ],
+    ['a local Host with Origin "null"', { host: 'localhost:3000', origin: 'null' }, 403],
+    ['localhost on any port', { host: 'localhost:4123', origin: 'http://localhost:4123' }, 200],
+    ['127.0.0.1', { host: '127.0.0.1:3000' }, 200],
+    ['[::1]', { host: '[::1]:3000', origin: 'http://[::1]:3000' }, 200],
+  ])('by default answers only local hosts: %s gets %s', async (_case, headers, status) => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const handler = createMcpHandler(toolkit)
+    expect((await handler(initialize(headers))).status).toBe(status)
+  })
+
+  it('allowedOrigins admits a page on another host; "*" hosts still want a same-host Origin', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const listed = createMcpHandler(toolkit, { allowedOrigins: ['https://app.example.com'] })
+    const anyHost = createMcpHandler(toolkit, { allowedHosts: ['*'] })
+    const statuses = [
+      await listed(initialize({ host: 'localhost:3000', origin: 'https://app.example.com' })),
+      await listed(initialize({ host: 'localhost:3000', origin: 'https://other.example.com' })),
+      await anyHost(initialize({ host: 'mcp.example.com' })),
+      await anyHost(initialize({ host: 'mcp.example.com', origin: 'https://mcp.example.com' })),
+      await anyHost(initialize({ host: 'mcp.example.com', origin: 'https://evil.example.com' })),
+    ].map((response) => response.status)
+    expect(statuses).toStrictEqual([200, 403, 200, 200, 403])
+  })
+
+  it('authorize runs before every request: a refused or throwing check answers 401', async () => {
+    const toolkit = await servedToolkit()
+    closers.push(() => toolkit.close())
+    const seen: string[] = []
+    const handler = createMcpHandler(toolkit, {
+      authorize: async (request) => {
+        const token = request.headers.get('authorization')
+        seen.push(String(token))
+        if (token === 'Bearer boom') throw new Error('store down')
+        return token === 'Bearer good'
+      },
+    })
+    const good = await handler(initialize({ authorization: 'Bearer good' }))
+    const session = good.headers.get('mcp-session-id')
+    expect(good.status).toBe(200)
+    expect((await handler(initialize({ authorization: 'Bearer bad' }))).status).toBe(401)
+    expect((await handler(initialize({ authorization: 'Bearer boom' }))).status).toBe(401)
+    // A live session's id is not a credential: each request is checked on its own.
+    expect((await ping(handler, session)).status).toBe(401)
+    expect(seen).toStrictEqual(['Bearer good', 'Bearer bad', 'Bearer boom', 'null'])
   })
 
   it('a stateless handler answers GET with 405', async () => {
@@ -261,12 +335,17 @@ describe('createMcpHandler', () => {
     expect(() => createMcpHandler(toolkit, { sessions: 'sometimes' as never })).toThrow(ConfigError)
     expect(() => createMcpHandler(toolkit, { maxSessions: 0 })).toThrow(ConfigError)
     expect(() => createMcpHandler(toolkit, { allowedHosts: [''] })).toThrow(ConfigError)
+    expect(() => createMcpHandler(toolkit, { allowedOrigins: ['not a url'] })).toThrow(ConfigError)
+    expect(() => createMcpHandler(toolkit, { authorize: true as never })).toThrow(ConfigError)
   })
 })
 
 describe('approvals over MCP', () => {
-  async function approvalServer(options: McpHandlerOptions = {}): Promise<{ url: string; ran: string[] }> {
+  async function approvalServer(
+    options: McpHandlerOptions = { authorize: () => true },
+  ): Promise<{ url: string; ran: string[]; warnings: string[] }> {
     const ran: string[] = []
+    const warnings: string[] = []
     const toolkit = await createToolkit({
       logger: { warn: () => {} },
       tools: [
@@ -280,12 +359,19 @@ describe('approvals over MCP', () => {
             return `Deleted ${String(path)}.`
           },
         }),
+        defineTool({
+          name: 'read_file',
+          description: 'Reads a file.',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+          execute: ({ path }) => `Contents of ${String(path)}.`,
+        }),
       ],
     })
     closers.push(() => toolkit.close())
-    const server = await serveFetch(createMcpHandler(toolkit, options))
+    const logger = { warn: (message: string) => warnings.push(message) }
+    const server = await serveFetch(createMcpHandler(toolkit, { logger, ...options }))
     closers.push(() => server.close())
-    return { url: server.url, ran }
+    return { url: server.url, ran, warnings }
   }
 
   async function clientAnswering(
@@ -344,7 +430,7 @@ describe('approvals over MCP', () => {
   })
 
   it('refuses the call on a stateless server, which has no way to receive an answer', async () => {
-    const { url, ran } = await approvalServer({ sessions: 'stateless' })
+    const { url, ran } = await approvalServer({ sessions: 'stateless', authorize: () => true })
     const { client, questions } = await clientAnswering(url, [
       { action: 'accept', content: { approve: true } },
     ])
@@ -354,5 +440,22 @@ describe('approvals over MCP', () => {
     expect(result.isError).toBe(true)
     expect(JSON.stringify(result.content)).toContain('stateless')
     expect([ran, questions]).toStrictEqual([[], []])
+  })
+
+  it('without authorize, a tool that needs approval is left out of tools/list (one warning) and not run', async () => {
+    const { url, ran, warnings } = await approvalServer({})
+    const { client, questions } = await clientAnswering(url, [
+      { action: 'accept', content: { approve: true } },
+    ])
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toStrictEqual(['read_file'])
+    await expect(client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } })).rejects.toThrow(
+      'Unknown tool "delete_file"',
+    )
+    expect([ran, questions]).toStrictEqual([[], []])
+    expect(warnings).toStrictEqual([
+      'createMcpHandler leaves out "delete_file": it needs approval, which is served only to authorized ' +
+        'callers. Set `authorize` to serve them.',
+    ])
   })
 })

@@ -77,6 +77,26 @@ describe('ConfigError file and field', () => {
     expect(error).toMatchObject({ file: path })
   })
 
+  it.each([
+    ['/dev/urandom', 'it is not a regular file (a device, FIFO or socket may never end)'],
+    ['/dev/zero', 'it is not a regular file (a device, FIFO or socket may never end)'],
+  ])('a config that never ends (%s) is refused at once, not read forever', async (path, reason) => {
+    const error = await readMcpConfig(path).catch((caught: unknown) => caught)
+    expect(ConfigError.isInstance(error)).toBe(true)
+    expect((error as Error).message).toBe(
+      `MCP config ${path} could not be read: ${reason}. Pass the path of an existing mcp.json as mcpConfig, or the parsed object.`,
+    )
+  })
+
+  it('a config over 4 MB is refused with the limit, not read', async () => {
+    const path = join(dir, 'huge.json')
+    await writeFile(path, `{"mcpServers":{},"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`)
+    const error = await readMcpConfig(path).catch((caught: unknown) => caught)
+    expect((error as Error).message).toContain(
+      'could not be read: it is larger than 4 MB, the limit for a config file.',
+    )
+  })
+
   it('a section of the wrong type: the section as field; an object config has no file', () => {
     let error: unknown
     try {

@@ -7,14 +7,30 @@ describe('expandEnvVars', () => {
   const env = { TOKEN: 'abc123', EMPTY: '' }
 
   it.each([
-    ['Bearer ${TOKEN}', { kind: 'expanded', value: 'Bearer abc123', substituted: ['abc123'] }],
+    [
+      'Bearer ${TOKEN}',
+      { kind: 'expanded', value: 'Bearer abc123', substituted: [{ variable: 'TOKEN', value: 'abc123' }] },
+    ],
     [
       '${env:TOKEN}-${TOKEN}',
-      { kind: 'expanded', value: 'abc123-abc123', substituted: ['abc123', 'abc123'] },
+      {
+        kind: 'expanded',
+        value: 'abc123-abc123',
+        substituted: [
+          { variable: 'TOKEN', value: 'abc123' },
+          { variable: 'TOKEN', value: 'abc123' },
+        ],
+      },
     ],
-    ['${NOPE:-fallback}', { kind: 'expanded', value: 'fallback', substituted: ['fallback'] }],
-    ['${EMPTY:-fallback}', { kind: 'expanded', value: 'fallback', substituted: ['fallback'] }],
-    ['${EMPTY}', { kind: 'expanded', value: '', substituted: [''] }],
+    [
+      '${NOPE:-fallback}',
+      { kind: 'expanded', value: 'fallback', substituted: [{ variable: 'NOPE', value: 'fallback' }] },
+    ],
+    [
+      '${EMPTY:-fallback}',
+      { kind: 'expanded', value: 'fallback', substituted: [{ variable: 'EMPTY', value: 'fallback' }] },
+    ],
+    ['${EMPTY}', { kind: 'expanded', value: '', substituted: [{ variable: 'EMPTY', value: '' }] }],
     ['plain $TOKEN text', { kind: 'expanded', value: 'plain $TOKEN text', substituted: [] }],
     ['${NOPE}', { kind: 'missing', variable: 'NOPE' }],
     ['${TOKEN} and ${ALSO_NOPE}', { kind: 'missing', variable: 'ALSO_NOPE' }],

@@ -198,6 +198,36 @@ describe('close()', () => {
   }, 40_000)
 })
 
+describe('close() and a grandchild in its own session', () => {
+  it.skipIf(process.platform === 'win32')(
+    'ends a grandchild the server started with setsid (outside its process group)',
+    async () => {
+      const marker = `setsid-${randomUUID()}`
+      const toolkit = await createToolkit({
+        logger: recordingLogger().logger,
+        mcpConfig: {
+          mcpServers: {
+            parent: stdioServer('--spawn-grandchild', '--setsid-grandchild', '--marker', marker),
+          },
+        },
+      })
+      try {
+        const { pid, grandchild } = pidsOf((await toolkit.execute('parent_pids', {})).output)
+        expect([isAlive(pid), grandchild !== null && isAlive(grandchild)]).toStrictEqual([true, true])
+
+        await toolkit.close()
+
+        // Ended by close(); its new parent may take a moment to reap it.
+        await waitFor(() => !isAlive(grandchild ?? -1), 5_000)
+        expect(processesWithMarker(marker)).toStrictEqual([])
+      } finally {
+        for (const found of processesWithMarker(marker)) process.kill(found, 'SIGKILL')
+      }
+    },
+    40_000,
+  )
+})
+
 describe('parallel connect', () => {
   it('loads ten servers in about the time of the slowest, not the sum', async () => {
     const delayMs = 1000

@@ -48,7 +48,7 @@ describe('parseMcpConfig: dialects', () => {
       cwd: undefined,
       timeoutMs: 30_000,
       tools: { allow: undefined, drop: new Set() },
-      secrets: [SECRET, SECRET, '3000'],
+      secrets: [SECRET, SECRET],
     })
   })
 

@@ -507,7 +507,7 @@ describe('telemetry: content', () => {
       JSON.stringify([
         {
           role: 'assistant',
-          parts: [{ type: 'text', content: 'The server saw Bearer ***.' }],
+          parts: [{ type: 'text', content: 'The server saw ***.' }],
           finish_reason: 'stop',
         },
       ]),
