@@ -33,6 +33,7 @@ import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { type ApprovalPolicy, type ApprovalRules, readApprovalPolicy } from './approval-policy.js'
+import { checkToolsOption } from './check-tools-option.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
 
@@ -151,6 +152,8 @@ const MAX_LISTED_TOOLS = 50
  * tk.toGemini() // [{ functionDeclarations: [...] }]
  */
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
+  // Before any server starts: AI SDK tools passed as they are get the way to bring them in.
+  checkToolsOption(options.tools)
   // Every warning, from any source, is both logged and kept for `warnings()`.
   const warnings: string[] = []
   const sink = options.logger ?? consoleLogger
