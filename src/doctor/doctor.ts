@@ -1,6 +1,7 @@
 import { lowerCached } from '../adapters/convert-to-gemini-tools.js'
 import { strictCached } from '../adapters/convert-to-openai-tools.js'
 import { isRecord } from '../shared/is-record.js'
+import { geminiToolName } from '../tool/names.js'
 import { PROPERTY_NAME_PATTERN } from '../tool/property-names.js'
 import type { JSONSchema, Tool, ToolSource } from '../tool/types.js'
 
@@ -61,7 +62,7 @@ export function diagnoseTools(tools: readonly Tool[]): DoctorReport {
   const refused: Record<DoctorProvider, number> = { gemini: 0, openai: 0, 'openai-strict': 0, anthropic: 0 }
   const reports = tools.map((tool): DoctorToolReport => {
     const providers: Record<DoctorProvider, DoctorVerdict> = {
-      gemini: guard(() => geminiVerdict(tool.inputSchema)),
+      gemini: guard(() => geminiVerdict(tool.name, tool.inputSchema)),
       openai: guard(() => openAIVerdict(tool.inputSchema)),
       'openai-strict': guard(() => strictVerdict(tool.inputSchema)),
       anthropic: guard(() => anthropicVerdict(tool.inputSchema)),
@@ -83,9 +84,11 @@ function guard(check: () => DoctorVerdict): DoctorVerdict {
 
 // Gemini takes whatever toGemini sends (the lowering always lands inside its subset); the question is
 // what the subset could not say.
-function geminiVerdict(schema: JSONSchema): DoctorVerdict {
+function geminiVerdict(name: string, schema: JSONSchema): DoctorVerdict {
   const lowering = lowerCached(schema)
+  const sentAs = geminiToolName(name)
   const lost = [
+    ...(sentAs === name ? [] : [`tool renamed ${name} → ${sentAs}`]),
     ...lowering.dropped,
     ...lowering.renamed.map((rename) => `renamed ${rename}`),
     ...(lowering.simplified > 0 ? [`${lowering.simplified} parts not expanded (too large or too deep)`] : []),
