@@ -67,8 +67,9 @@ export interface GeminiToolWrapper {
  * Renders tools as the `tools` array of a Gemini `generateContent` request. Gemini nests every function under
  * one element, so the result **always has exactly one element** — even for no tools — holding one declaration
  * per tool, in input order. A name Gemini refuses (one that starts with a digit or `-`) is declared with `_`
- * before it; a toolkit runs the model's call under that name. Each JSON Schema is lowered into Gemini's Schema subset (see
- * `convertJsonSchemaToGeminiSchema`), because the API rejects the whole request for one key it does not know.
+ * before it; a toolkit runs the model's call under that name. Each JSON Schema is lowered into Gemini's
+ * Schema subset (see `convertJsonSchemaToGeminiSchema`), because the API rejects the whole request for one
+ * key it does not know.
  * The tools' schemas are never mutated and the result shares no object with them.
  *
  * With the `@google/genai` SDK, whose `Type` is a TypeScript enum, pass the result as its `ToolListUnion`
