@@ -102,7 +102,7 @@ function openAIVerdict(schema: JSONSchema): DoctorVerdict {
     return { status: 'refused', reasons: ['the root is not type "object"'] }
   }
   return schema.type === undefined
-    ? { status: 'lowered', lost: ['nothing (type: object added to the root)'] }
+    ? { status: 'lowered', lost: ['nothing lost: type "object" added to the root'] }
     : { status: 'as-is' }
 }
 
@@ -114,7 +114,10 @@ function strictVerdict(schema: JSONSchema): DoctorVerdict {
   // Rewritten, not lost: every property required (optional ones nullable), additionalProperties false.
   return {
     status: 'lowered',
-    lost: conversion.lost.length > 0 ? conversion.lost : ['nothing (rewritten into strict form)'],
+    lost:
+      conversion.lost.length > 0
+        ? conversion.lost
+        : ['nothing lost: every property listed as required, optional ones as nullable'],
   }
 }
 
@@ -125,7 +128,7 @@ function anthropicVerdict(schema: JSONSchema): DoctorVerdict {
   const names = isRecord(schema.properties) ? Object.keys(schema.properties) : []
   const renamed = names.filter((name) => !PROPERTY_NAME_PATTERN.test(name))
   const lost = [
-    ...(schema.type === undefined ? ['nothing (type: object added to the root)'] : []),
+    ...(schema.type === undefined ? ['nothing lost: type "object" added to the root'] : []),
     ...renamed.map((name) => `renamed ${name}`),
   ]
   return lost.length === 0 ? { status: 'as-is' } : { status: 'lowered', lost }
