@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/e2e/**', 'examples/**'],
+    // Fails the run when a process the suite started is still running at its end.
+    globalSetup: ['test/support/leftover-processes.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

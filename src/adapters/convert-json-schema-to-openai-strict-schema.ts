@@ -68,6 +68,8 @@ interface StrictState {
   reasons: string[]
   lost: Set<string>
   onPath: Set<object>
+  /** Every `$ref` the converted schema holds: only the definitions they reach are sent. */
+  refs: Set<string>
   properties: number
   enumValues: number
 }
@@ -78,10 +80,12 @@ interface StrictState {
  * optional becomes nullable instead (the toolkit reads the model's `null` for it as "absent" again before it
  * validates the arguments); `oneOf` becomes `anyOf`, a single `allOf` is merged, tuples become one `items`;
  * keywords strict mode does not take (`minLength`, `default`, `uniqueItems`, other formats, …) move into the
- * description. `$ref`/`$defs` are kept as they are (strict mode resolves them, recursion included), so the
- * work is one visit per node: linear in the input. A schema strict mode cannot say — a value of any type, a
- * free-form object, an array without `items`, a union at the root, deeper than 10 levels, more than 5,000
- * properties, a reference outside the document — is refused with the reasons. Never throws, never mutates.
+ * description. `$ref`/`$defs` are kept as they are (strict mode resolves them, recursion included), and
+ * only the definitions a reference reaches are sent, so the work is one visit per node: linear in the input.
+ * A free-form part — an object that names no property, an array without `items` — goes as a string holding
+ * its JSON text (the toolkit reads the text back into the value before it validates). A schema strict mode
+ * cannot say — a value of any type, a union at the root, deeper than 10 levels, more than 5,000 properties,
+ * a reference outside the document — is refused with the reasons. Never throws, never mutates.
  *
  * @example
  * convertJsonSchemaToOpenAIStrictSchema({
@@ -93,7 +97,14 @@ interface StrictState {
  * //   days: { type: ['integer', 'null'], minimum: 1 } }, required: ['city', 'days'], additionalProperties: false } }
  */
 export function convertJsonSchemaToOpenAIStrictSchema(schema: JSONSchema): OpenAIStrictConversion {
-  const state: StrictState = { reasons: [], lost: new Set(), onPath: new Set(), properties: 0, enumValues: 0 }
+  const state: StrictState = {
+    reasons: [],
+    lost: new Set(),
+    onPath: new Set(),
+    refs: new Set(),
+    properties: 0,
+    enumValues: 0,
+  }
   let converted: Record<string, unknown> | undefined
   try {
     converted = convertRoot(schema, state)
@@ -125,20 +136,45 @@ function convertRoot(schema: JSONSchema, state: StrictState): Record<string, unk
     return undefined
   }
   const root = convertNode({ ...schema, type: 'object' }, 'the arguments', 0, state)
-  for (const key of ['$defs', 'definitions'] as const) {
-    const definitions = schema[key]
-    if (!isRecord(definitions)) continue
-    const converted: Record<string, unknown> = {}
-    for (const [name, definition] of Object.entries(definitions)) {
-      Object.defineProperty(
-        converted,
-        name,
-        dataProperty(convertNode(definition, `${key}.${name}`, 1, state)),
+  // Only the definitions a reference reaches (from the properties, or from a definition they reach) are
+  // converted and sent: one that nothing uses can neither cost strict mode nor be asked for.
+  const converted = { $defs: new Map<string, unknown>(), definitions: new Map<string, unknown>() }
+  const visited = new Set<string>()
+  let pending = [...state.refs]
+  while (pending.length > 0) {
+    for (const reference of pending) {
+      visited.add(reference)
+      const target = definitionOf(reference)
+      if (target === undefined || converted[target.key].has(target.name)) continue
+      const definitions = schema[target.key]
+      if (!isRecord(definitions) || !Object.hasOwn(definitions, target.name)) continue
+      const definition = definitions[target.name]
+      converted[target.key].set(
+        target.name,
+        convertNode(definition, `${target.key}.${target.name}`, 1, state),
       )
     }
-    root[key] = converted
+    pending = [...state.refs].filter((reference) => !visited.has(reference))
+  }
+  for (const key of ['$defs', 'definitions'] as const) {
+    if (converted[key].size === 0) continue
+    const definitions: Record<string, unknown> = {}
+    // In the order the schema lists them, so the same schema gives the same text.
+    const order = Object.keys(isRecord(schema[key]) ? schema[key] : {})
+    for (const name of order) {
+      if (converted[key].has(name))
+        Object.defineProperty(definitions, name, dataProperty(converted[key].get(name)))
+    }
+    root[key] = definitions
   }
   return root
+}
+
+// `#/$defs/Name` (or deeper into it, `#/$defs/Name/properties/x`): the definition it lands in.
+function definitionOf(reference: string): { key: '$defs' | 'definitions'; name: string } | undefined {
+  const [key, raw] = reference.replace(/^#\//, '').split('/')
+  if ((key !== '$defs' && key !== 'definitions') || raw === undefined) return undefined
+  return { key, name: raw.replaceAll('~1', '/').replaceAll('~0', '~') }
 }
 
 function convertNode(
@@ -214,6 +250,7 @@ function convertFresh(
 
   if (typeof node.$ref === 'string') {
     if (!node.$ref.startsWith('#')) state.reasons.push(`${path} refers outside the document (${node.$ref})`)
+    state.refs.add(node.$ref)
     result.$ref = node.$ref
     if (typeof node.description === 'string') result.description = node.description
     return result
@@ -267,9 +304,53 @@ function convertFresh(
     if (node[key] !== undefined) result[key] = node[key]
   }
 
+  const freeForm = freeFormKind(node, types, depth)
+  // The arguments themselves must be an object strict mode can name; a part inside them can be text.
+  if (freeForm !== undefined && depth === 0) {
+    state.reasons.push(`${path} is a free-form object; strict mode needs every property named`)
+    return result
+  }
+  if (freeForm !== undefined) return jsonText(node, types, freeForm, path, notes, state)
   if (types.includes('object')) convertObject(node, result, path, depth, state)
   if (types.includes('array')) convertItems(node, result, path, depth, state)
   describe(result, node, notes)
+  return result
+}
+
+// What strict mode cannot say, since it names every property and every item's schema: an object that names
+// no property (a map, or anything), or an array without `items`. Only the root of a tool without arguments
+// may name none.
+function freeFormKind(
+  node: Record<string, unknown>,
+  types: readonly string[],
+  depth: number,
+): 'object' | 'array' | undefined {
+  if (types.includes('object')) {
+    const named = isRecord(node.properties) && Object.keys(node.properties).length > 0
+    const extra = node.additionalProperties
+    if (!named && extra !== false && (depth > 0 || extra !== undefined)) return 'object'
+  }
+  if (types.includes('array') && node.items === undefined && !Array.isArray(node.prefixItems)) return 'array'
+  return undefined
+}
+
+// A free-form part goes as a string holding its JSON text; the toolkit reads the text back into the value
+// before it checks the arguments (a string where the schema wants an object or an array).
+function jsonText(
+  node: Record<string, unknown>,
+  types: readonly string[],
+  kind: 'object' | 'array',
+  path: string,
+  notes: string[],
+  state: StrictState,
+): Record<string, unknown> {
+  state.lost.add(`${path} as JSON text`)
+  const result: Record<string, unknown> = {
+    type: types.includes('null') ? ['string', 'null'] : 'string',
+  }
+  if (typeof node.title === 'string') result.title = node.title
+  const example = kind === 'object' ? '{"name": "value"}' : '["a", "b"]'
+  describe(result, node, [...notes, `Write the ${kind} as JSON text, like ${example}.`])
   return result
 }
 
@@ -283,11 +364,6 @@ function convertObject(
   const source = isRecord(node.properties) ? node.properties : {}
   const names = Object.keys(source)
   const extra = node.additionalProperties
-  // An object that names no property takes any keys (unless it says otherwise); only the root of a tool
-  // without arguments may be left empty.
-  if (names.length === 0 && extra !== false && (depth > 0 || (extra !== undefined && extra !== false))) {
-    state.reasons.push(`${path} is a free-form object; strict mode needs every property named`)
-  }
   if (names.length > 0 && extra !== undefined && extra !== false) state.lost.add('additionalProperties')
   state.properties += names.length
   const required = new Set(
@@ -323,10 +399,6 @@ function convertItems(
       convertNode(position, `${path}[${index}]`, depth + 1, state),
     )
     result.items = branches.length === 1 ? branches[0] : { anyOf: branches }
-    return
-  }
-  if (node.items === undefined) {
-    state.reasons.push(`${path} is an array without items; strict mode needs the items' schema`)
     return
   }
   result.items = convertNode(node.items, `${path}[]`, depth + 1, state)

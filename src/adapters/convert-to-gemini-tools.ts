@@ -1,4 +1,5 @@
 import type { Logger } from '../shared/logger.js'
+import { geminiToolName } from '../tool/names.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import {
   type GeminiLowering,
@@ -65,8 +66,10 @@ export interface GeminiToolWrapper {
 /**
  * Renders tools as the `tools` array of a Gemini `generateContent` request. Gemini nests every function under
  * one element, so the result **always has exactly one element** — even for no tools — holding one declaration
- * per tool, in input order. Each JSON Schema is lowered into Gemini's Schema subset (see
- * `convertJsonSchemaToGeminiSchema`), because the API rejects the whole request for one key it does not know.
+ * per tool, in input order. A name Gemini refuses (one that starts with a digit or `-`) is declared with `_`
+ * before it; a toolkit runs the model's call under that name. Each JSON Schema is lowered into Gemini's
+ * Schema subset (see `convertJsonSchemaToGeminiSchema`), because the API rejects the whole request for one
+ * key it does not know.
  * The tools' schemas are never mutated and the result shares no object with them.
  *
  * With the `@google/genai` SDK, whose `Type` is a TypeScript enum, pass the result as its `ToolListUnion`
@@ -96,12 +99,13 @@ function lowered(tool: Tool, logger: Logger | undefined): GeminiFunctionDeclarat
   if (lowering.simplified > 0) {
     warnAboutSchema(tool.inputSchema, simplifiedWarning(tool.name, lowering.simplified), logger)
   }
+  const name = geminiToolName(tool.name)
   if (hasNoProperties(lowering.schema)) {
-    return { name: tool.name, description: tool.description } satisfies GeminiFunctionDeclaration
+    return { name, description: tool.description } satisfies GeminiFunctionDeclaration
   }
   // A copy for every caller: an SDK that rewrites the request in place cannot reach the cached lowering.
   const parameters = copyGeminiSchema(lowering.schema)
-  return { name: tool.name, description: tool.description, parameters } satisfies GeminiFunctionDeclaration
+  return { name, description: tool.description, parameters } satisfies GeminiFunctionDeclaration
 }
 
 /**
@@ -181,7 +185,7 @@ function ownValue(value: unknown): PropertyDescriptor {
 function passThrough(tool: Tool): GeminiFunctionDeclaration {
   // A copy, so an SDK that rewrites the request in place cannot reach the tool's own schema.
   return {
-    name: tool.name,
+    name: geminiToolName(tool.name),
     description: tool.description,
     parametersJsonSchema: structuredCloneOr(tool.inputSchema),
   } satisfies GeminiFunctionDeclaration

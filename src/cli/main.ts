@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // The `toolnexus` command: list, check and call the tools an mcp.json, skill folders and HTTP specs give.
-import { parseArgs } from 'node:util'
-import { DOCTOR_PROVIDERS, type DoctorProvider, type DoctorVerdict } from '../doctor/doctor.js'
+import { access } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import { readConfigFile } from '../shared/read-config-file.js'
-import { createToolkit, type Toolkit } from '../toolkit/create-toolkit.js'
+import { createToolkit } from '../toolkit/create-toolkit.js'
+import { type CliArgs, readCliArgs, suggestion, UsageError } from './cli-options.js'
+import { COMMANDS } from './commands.js'
+import { startConnectProgress } from './connect-progress.js'
 
 const USAGE = `Usage: toolnexus <command> [options]
 
 Commands:
-  tools                     list every tool, with its source
-  status                    each MCP server's state
-  doctor                    per tool and provider: sent as is, lowered (what was lost) or refused (why);
-                            exits 1 when a tool would be refused by a provider asked for
-  call <tool> '<json>'      run one tool with these arguments and print its output
+${COMMANDS.map((command) => {
+  const head = `  ${command.name}${command.usage === undefined ? '' : ` ${command.usage}`}`
+  const [first = '', ...more] = command.summary.split('\n')
+  return [`${head.padEnd(28)}${first}`, ...more.map((line) => `${' '.repeat(28)}${line}`)].join('\n')
+}).join('\n')}
 
 Options:
   --mcp <mcp.json>          MCP servers to connect
@@ -25,75 +28,76 @@ Options:
 
 /** Exit codes: 0 fine, 1 a tool refused / a call failed, 2 a usage or configuration error. */
 async function main(argv: readonly string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>
-  try {
-    parsed = parse(argv)
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`)
-    return 2
-  }
-  const { values, positionals } = parsed
-  const [command, ...rest] = positionals
-  if (values.help === true || command === undefined) {
-    process.stdout.write(`${USAGE}\n`)
-    return command === undefined && values.help !== true ? 2 : 0
-  }
-  if (!['tools', 'status', 'doctor', 'call'].includes(command)) {
-    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`)
-    return 2
-  }
-  const providers = (values.provider ?? [...DOCTOR_PROVIDERS]) as string[]
-  const unknown = providers.filter((provider) => !DOCTOR_PROVIDERS.some((known) => known === provider))
-  if (unknown.length > 0) {
-    process.stderr.write(`Unknown provider ${unknown.join(', ')}: use ${DOCTOR_PROVIDERS.join(', ')}.\n`)
-    return 2
-  }
+  let args: CliArgs
+  let prepared: unknown
   let http: HttpToolSpec[]
+  let command: (typeof COMMANDS)[number] | undefined
   try {
-    http = await readHttpSpecs(values.http ?? [])
+    args = readCliArgs(argv)
+    const [name, ...rest] = args.positionals
+    if (args.values.help === true) {
+      process.stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    if (name === undefined) throw new UsageError('Name a command.')
+    command = COMMANDS.find((each) => each.name === name)
+    if (command === undefined) {
+      throw new UsageError(
+        `Unknown command "${name}".${suggestion(
+          name,
+          COMMANDS.map((each) => each.name),
+        )}`,
+      )
+    }
+    prepared = command.prepare?.(rest, args)
+    const { mcp, skills } = args.values
+    if (mcp === undefined && skills === undefined && args.values.http === undefined) {
+      throw new UsageError(
+        'No tools to work with: pass --mcp <mcp.json>, --skills <dir> or --http <spec.json>.',
+      )
+    }
+    if (mcp !== undefined) await mustExist(mcp, '--mcp', 'an mcp.json')
+    for (const dir of skills ?? []) await mustExist(dir, '--skills', 'a folder of skills')
+    http = await readHttpSpecs(args.values.http ?? [])
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`)
     return 2
   }
+  const { mcp, skills } = args.values
   const warnings: string[] = []
-  const toolkit = await withProgress(values.mcp, () =>
-    createToolkit({
-      ...(values.mcp === undefined ? {} : { mcpConfig: values.mcp }),
-      ...(values.skills === undefined ? {} : { skillsDir: values.skills }),
+  const progress = mcp === undefined ? undefined : await startConnectProgress(mcp, process.stderr)
+  let toolkit: Awaited<ReturnType<typeof createToolkit>>
+  try {
+    toolkit = await createToolkit({
+      ...(mcp === undefined ? {} : { mcpConfig: mcp }),
+      ...(skills === undefined ? {} : { skillsDir: skills }),
       http,
       logger: { warn: (message) => warnings.push(message) },
-    }),
-  )
+    })
+  } catch (error) {
+    progress?.fail()
+    throw error
+  }
+  const status = Object.values(toolkit.mcpStatus())
+  progress?.done(status.filter((each) => each === 'connected').length, status.length)
   try {
     for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`)
-    switch (command) {
-      case 'tools':
-        return printTools(toolkit, values.json === true)
-      case 'status':
-        return printStatus(toolkit, values.json === true)
-      case 'doctor':
-        return printDoctor(toolkit, providers as DoctorProvider[], values.json === true)
-      default:
-        return await callTool(toolkit, rest)
-    }
+    return await command.run(toolkit, prepared, args)
   } finally {
     await toolkit.close()
   }
 }
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      mcp: { type: 'string' },
-      skills: { type: 'string', multiple: true },
-      http: { type: 'string', multiple: true },
-      provider: { type: 'string', multiple: true },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+// A path the user typed that is not there: said with the option it came from, before anything starts.
+async function mustExist(path: string, option: string, what: string): Promise<void> {
+  try {
+    await access(path)
+  } catch {
+    throw new UsageError(
+      `${resolve(path)} was not found (${option} ${path}, resolved against ${process.cwd()}). Pass ${what} that exists: ${option} <path>.`,
+    )
+  }
 }
 
 async function readHttpSpecs(files: readonly string[]): Promise<HttpToolSpec[]> {
@@ -103,151 +107,14 @@ async function readHttpSpecs(files: readonly string[]): Promise<HttpToolSpec[]> 
     try {
       parsed = JSON.parse(await readConfigFile(file))
     } catch (error) {
-      throw new Error(
-        `Cannot read the HTTP spec ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      throw new UsageError(
+        `Cannot read the HTTP spec ${file} (--http): ${error instanceof Error ? error.message : String(error)}`,
       )
     }
     // The shape is checked where every spec is: httpTool refuses a bad one with the reason.
     for (const spec of Array.isArray(parsed) ? parsed : [parsed]) specs.push(spec as HttpToolSpec)
   }
   return specs
-}
-
-// A progress line on stderr while MCP servers connect (they start in parallel; the slowest sets the time).
-async function withProgress(mcp: string | undefined, create: () => Promise<Toolkit>): Promise<Toolkit> {
-  if (mcp === undefined) return create()
-  let servers: string[] = []
-  try {
-    const config = JSON.parse(await readConfigFile(mcp)) as { mcpServers?: Record<string, unknown> }
-    servers = Object.keys(config.mcpServers ?? {})
-  } catch {
-    // createToolkit reports an unreadable config itself.
-  }
-  const started = Date.now()
-  const line = () =>
-    `Connecting to ${servers.length} MCP server${servers.length === 1 ? '' : 's'} (${servers.join(', ')})… ${((Date.now() - started) / 1000).toFixed(1)}s`
-  process.stderr.write(line())
-  const timer = setInterval(() => process.stderr.write(`\r${line()}`), 250)
-  try {
-    const toolkit = await create()
-    const status = Object.values(toolkit.mcpStatus())
-    const connected = status.filter((each) => each === 'connected').length
-    process.stderr.write(`\r${line()} done: ${connected}/${status.length} connected\n`)
-    return toolkit
-  } finally {
-    clearInterval(timer)
-  }
-}
-
-function printTools(toolkit: Toolkit, json: boolean): number {
-  const tools = toolkit.tools().map((tool) => ({
-    name: tool.name,
-    source: tool.source,
-    description: tool.description.split('\n')[0] ?? '',
-  }))
-  if (json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`)
-  else
-    process.stdout.write(
-      table(
-        ['tool', 'source', 'description'],
-        tools.map((tool) => [tool.name, tool.source, tool.description]),
-      ),
-    )
-  return 0
-}
-
-function printStatus(toolkit: Toolkit, json: boolean): number {
-  const servers = Object.entries(toolkit.mcpServers())
-  if (json) process.stdout.write(`${JSON.stringify(Object.fromEntries(servers), null, 2)}\n`)
-  else {
-    process.stdout.write(
-      table(
-        ['server', 'status', 'tools', 'reason'],
-        servers.map(([name, info]) => [name, info.status, String(info.tools.length), info.reason ?? '']),
-      ),
-    )
-  }
-  return servers.some(([, info]) => info.status === 'failed') ? 1 : 0
-}
-
-function printDoctor(toolkit: Toolkit, providers: DoctorProvider[], json: boolean): number {
-  const report = toolkit.doctor()
-  const refused = providers.reduce((sum, provider) => sum + report.refused[provider], 0)
-  if (json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
-    return refused > 0 ? 1 : 0
-  }
-  const rows = report.tools.map((tool) => [
-    tool.name,
-    ...providers.map((provider) => cell(tool.providers[provider])),
-  ])
-  process.stdout.write(table(['tool', ...providers], rows))
-  const details = report.tools.flatMap((tool) =>
-    providers.flatMap((provider) => {
-      const verdict = tool.providers[provider]
-      if (verdict.status === 'as-is') return []
-      const what = verdict.status === 'refused' ? verdict.reasons : verdict.lost
-      return [`  ${tool.name} · ${provider} · ${verdict.status}: ${what.join('; ')}`]
-    }),
-  )
-  if (details.length > 0) process.stdout.write(`\n${details.join('\n')}\n`)
-  process.stdout.write(
-    `\n${report.tools.length} tools; ${refused === 0 ? 'every tool is accepted by' : `${refused} refused by`} ${providers.join(', ')}\n`,
-  )
-  return refused > 0 ? 1 : 0
-}
-
-function cell(verdict: DoctorVerdict): string {
-  switch (verdict.status) {
-    case 'as-is':
-      return 'as is'
-    case 'lowered':
-      return 'lowered'
-    case 'refused':
-      return 'REFUSED'
-    default:
-      return verdict satisfies never
-  }
-}
-
-async function callTool(toolkit: Toolkit, rest: readonly string[]): Promise<number> {
-  const [name, text = '{}'] = rest
-  if (name === undefined) {
-    process.stderr.write(`call needs a tool name: toolnexus call <tool> '<json args>'\n`)
-    return 2
-  }
-  let args: unknown
-  try {
-    args = JSON.parse(text)
-  } catch (error) {
-    process.stderr.write(
-      `The arguments are not JSON: ${error instanceof Error ? error.message : String(error)}\n`,
-    )
-    return 2
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    process.stderr.write('The arguments must be a JSON object.\n')
-    return 2
-  }
-  const result = await toolkit.execute(name, args as Record<string, unknown>)
-  ;(result.isError ? process.stderr : process.stdout).write(`${result.output}\n`)
-  return result.isError ? 1 : 0
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) =>
-    Math.min(60, Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length))),
-  )
-  const render = (row: string[]) =>
-    row
-      .map((value, column) => {
-        const width = widths[column] ?? 0
-        const text = value.length > width ? `${value.slice(0, width - 1)}…` : value
-        return column === row.length - 1 ? text : text.padEnd(width)
-      })
-      .join('  ')
-      .trimEnd()
-  return `${[render(header), render(widths.map((width) => '-'.repeat(width))), ...rows.map(render)].join('\n')}\n`
 }
 
 main(process.argv.slice(2)).then(

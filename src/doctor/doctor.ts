@@ -1,6 +1,7 @@
 import { lowerCached } from '../adapters/convert-to-gemini-tools.js'
 import { strictCached } from '../adapters/convert-to-openai-tools.js'
 import { isRecord } from '../shared/is-record.js'
+import { geminiToolName } from '../tool/names.js'
 import { PROPERTY_NAME_PATTERN } from '../tool/property-names.js'
 import type { JSONSchema, Tool, ToolSource } from '../tool/types.js'
 
@@ -61,7 +62,7 @@ export function diagnoseTools(tools: readonly Tool[]): DoctorReport {
   const refused: Record<DoctorProvider, number> = { gemini: 0, openai: 0, 'openai-strict': 0, anthropic: 0 }
   const reports = tools.map((tool): DoctorToolReport => {
     const providers: Record<DoctorProvider, DoctorVerdict> = {
-      gemini: guard(() => geminiVerdict(tool.inputSchema)),
+      gemini: guard(() => geminiVerdict(tool.name, tool.inputSchema)),
       openai: guard(() => openAIVerdict(tool.inputSchema)),
       'openai-strict': guard(() => strictVerdict(tool.inputSchema)),
       anthropic: guard(() => anthropicVerdict(tool.inputSchema)),
@@ -83,9 +84,11 @@ function guard(check: () => DoctorVerdict): DoctorVerdict {
 
 // Gemini takes whatever toGemini sends (the lowering always lands inside its subset); the question is
 // what the subset could not say.
-function geminiVerdict(schema: JSONSchema): DoctorVerdict {
+function geminiVerdict(name: string, schema: JSONSchema): DoctorVerdict {
   const lowering = lowerCached(schema)
+  const sentAs = geminiToolName(name)
   const lost = [
+    ...(sentAs === name ? [] : [`tool renamed ${name} → ${sentAs}`]),
     ...lowering.dropped,
     ...lowering.renamed.map((rename) => `renamed ${rename}`),
     ...(lowering.simplified > 0 ? [`${lowering.simplified} parts not expanded (too large or too deep)`] : []),
@@ -99,7 +102,7 @@ function openAIVerdict(schema: JSONSchema): DoctorVerdict {
     return { status: 'refused', reasons: ['the root is not type "object"'] }
   }
   return schema.type === undefined
-    ? { status: 'lowered', lost: ['nothing (type: object added to the root)'] }
+    ? { status: 'lowered', lost: ['nothing lost: type "object" added to the root'] }
     : { status: 'as-is' }
 }
 
@@ -111,7 +114,10 @@ function strictVerdict(schema: JSONSchema): DoctorVerdict {
   // Rewritten, not lost: every property required (optional ones nullable), additionalProperties false.
   return {
     status: 'lowered',
-    lost: conversion.lost.length > 0 ? conversion.lost : ['nothing (rewritten into strict form)'],
+    lost:
+      conversion.lost.length > 0
+        ? conversion.lost
+        : ['nothing lost: every property listed as required, optional ones as nullable'],
   }
 }
 
@@ -122,7 +128,7 @@ function anthropicVerdict(schema: JSONSchema): DoctorVerdict {
   const names = isRecord(schema.properties) ? Object.keys(schema.properties) : []
   const renamed = names.filter((name) => !PROPERTY_NAME_PATTERN.test(name))
   const lost = [
-    ...(schema.type === undefined ? ['nothing (type: object added to the root)'] : []),
+    ...(schema.type === undefined ? ['nothing lost: type "object" added to the root'] : []),
     ...renamed.map((name) => `renamed ${name}`),
   ]
   return lost.length === 0 ? { status: 'as-is' } : { status: 'lowered', lost }

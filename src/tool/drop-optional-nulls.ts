@@ -1,4 +1,5 @@
 import { isRecord } from '../shared/is-record.js'
+import { objectShape, resolveRef as resolve } from './schema-walk.js'
 import type { JSONSchema } from './types.js'
 
 // Deeper than any argument a model sends; past it values are left as they are.
@@ -45,35 +46,6 @@ function drop(node: unknown, value: unknown, root: unknown, depth: number): unkn
   return changed ? result : value
 }
 
-// The properties and required names a node says, its `allOf` branches included (unions: any branch's).
-function objectShape(
-  schema: Record<string, unknown>,
-  root: unknown,
-): { properties: Map<string, unknown>; required: Set<string> } {
-  const properties = new Map<string, unknown>()
-  const required = new Set<string>()
-  const visit = (node: unknown, includeRequired: boolean, depth: number): void => {
-    const resolved = resolve(node, root)
-    if (!isRecord(resolved) || depth > 8) return
-    if (isRecord(resolved.properties)) {
-      for (const [name, property] of Object.entries(resolved.properties)) {
-        if (!properties.has(name)) properties.set(name, property)
-      }
-    }
-    if (includeRequired && Array.isArray(resolved.required)) {
-      for (const name of resolved.required) if (typeof name === 'string') required.add(name)
-    }
-    for (const branch of Array.isArray(resolved.allOf) ? resolved.allOf : [])
-      visit(branch, includeRequired, depth + 1)
-    // A name one branch of a union requires is not required by the union as a whole.
-    for (const key of ['anyOf', 'oneOf'] as const) {
-      for (const branch of Array.isArray(resolved[key]) ? resolved[key] : []) visit(branch, false, depth + 1)
-    }
-  }
-  visit(schema, true, 0)
-  return { properties, required }
-}
-
 function allowsNull(node: unknown, root: unknown, depth: number): boolean {
   const schema = resolve(node, root)
   // `true`, `{}` and anything unreadable allow every value, null included.
@@ -92,26 +64,4 @@ function allowsNull(node: unknown, root: unknown, depth: number): boolean {
   }
   if (Array.isArray(schema.allOf)) return schema.allOf.every((branch) => allowsNull(branch, root, depth + 1))
   return types.length === 0 && schema.properties === undefined && schema.items === undefined
-}
-
-// Follows a `$ref` chain into the same document (a few hops); anything else is returned as it is.
-function resolve(node: unknown, root: unknown): unknown {
-  let current = node
-  for (let hops = 0; hops < 8 && isRecord(current) && typeof current.$ref === 'string'; hops++) {
-    const target = pointer(root, current.$ref)
-    if (target === undefined) return current
-    current = target
-  }
-  return current
-}
-
-function pointer(root: unknown, reference: string): unknown {
-  if (!reference.startsWith('#')) return undefined
-  let current = root
-  for (const raw of reference.slice(1).split('/').slice(1)) {
-    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~')
-    if (!isRecord(current) || !Object.hasOwn(current, segment)) return undefined
-    current = current[segment]
-  }
-  return current
 }

@@ -74,10 +74,31 @@ export type FromJsonSchema<S> = S extends { readonly const: infer Value }
             ? ObjectOf<S>
             : unknown
 
+/** The input type of one Standard Schema (a zod schema). */
+type StandardInput<S> = S extends { readonly '~standard': { readonly types?: infer Types } }
+  ? NonNullable<Types> extends { readonly input: infer Input }
+    ? Input
+    : unknown
+  : never
+
+/** The arguments of a zod shape (`{ city: z.string() }`): a property per key, optional where it takes `undefined`. */
+type RawShapeArgs<Shape> = Simplify<
+  {
+    -readonly [K in keyof Shape as undefined extends StandardInput<Shape[K]> ? never : K]: StandardInput<
+      Shape[K]
+    >
+  } & {
+    -readonly [K in keyof Shape as undefined extends StandardInput<Shape[K]> ? K : never]?: StandardInput<
+      Shape[K]
+    >
+  }
+>
+
 /**
  * The arguments `execute` receives for an `inputSchema`: the input type of a zod schema or any other
- * Standard Schema, the type given to the AI SDK's `jsonSchema<T>()`, or what a JSON Schema literal
- * describes (see `FromJsonSchema`). No schema: no arguments. Anything else: any object.
+ * Standard Schema, of a zod shape (`{ city: z.string() }`), the type given to the AI SDK's
+ * `jsonSchema<T>()`, or what a JSON Schema literal describes (see `FromJsonSchema`). No schema: no
+ * arguments. Anything else: any object.
  *
  * @example
  * type Args = InferToolArgs<z.ZodObject<{ city: z.ZodString }>> // { city: string }
@@ -94,6 +115,10 @@ export type InferToolArgs<Schema> = [Schema] extends [undefined]
       ? Type extends AnyArgs
         ? Type
         : AnyArgs
-      : FromJsonSchema<Schema> extends infer Args extends AnyArgs
-        ? Args
-        : AnyArgs
+      : [keyof Schema] extends [never]
+        ? AnyArgs
+        : Schema extends { readonly [key: string]: { readonly '~standard': unknown } }
+          ? RawShapeArgs<Schema>
+          : FromJsonSchema<Schema> extends infer Args extends AnyArgs
+            ? Args
+            : AnyArgs

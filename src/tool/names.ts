@@ -30,6 +30,19 @@ export function joinToolName(parts: readonly string[]): string {
   return sanitizeToolName(parts.map((part) => part.replace(/[^a-zA-Z0-9_-]/g, '_')).join('_'))
 }
 
+/**
+ * The name a tool is declared under for Gemini, which wants a name that starts with a letter or an
+ * underscore: the name itself, or `_` before it (`1password_get_item` → `_1password_get_item`). The toolkit
+ * knows a tool by either name, so the model's call under the Gemini name runs the tool.
+ *
+ * @example
+ * geminiToolName('get_weather')        // 'get_weather'
+ * geminiToolName('1password_get_item') // '_1password_get_item'
+ */
+export function geminiToolName(name: string): string {
+  return /^[a-zA-Z_]/.test(name) ? name : sanitizeToolName(`_${name}`)
+}
+
 /** FNV-1a, 32 bits, as 8 hex digits: stable across runs and runtimes, and needs no `node:crypto`. */
 function stableHash(text: string): string {
   let hash = 0x811c9dc5

@@ -1,4 +1,5 @@
 import { isRecord } from '../shared/is-record.js'
+import { resolveRef as resolve } from './schema-walk.js'
 import type { JSONSchema } from './types.js'
 
 /**
@@ -125,20 +126,4 @@ function collectProperties(schema: Record<string, unknown>, root: unknown): Map<
   }
   visit(schema, 0)
   return properties
-}
-
-function resolve(node: unknown, root: unknown): unknown {
-  let current = node
-  for (let hops = 0; hops < 8 && isRecord(current) && typeof current.$ref === 'string'; hops++) {
-    const reference: string = current.$ref
-    if (!reference.startsWith('#')) return current
-    let target: unknown = root
-    for (const raw of reference.slice(1).split('/').slice(1)) {
-      const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~')
-      target = isRecord(target) && Object.hasOwn(target, segment) ? target[segment] : undefined
-    }
-    if (target === undefined) return current
-    current = target
-  }
-  return current
 }

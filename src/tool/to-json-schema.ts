@@ -9,7 +9,8 @@ const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema')
 
 /**
  * What `defineTool` accepts as `inputSchema`: a JSON Schema object, a zod schema, any Standard Schema
- * that can emit JSON Schema, or an AI SDK `Schema` (`jsonSchema(...)`, `zodSchema(...)`).
+ * that can emit JSON Schema, an AI SDK `Schema` (`jsonSchema(...)`, `zodSchema(...)`), or a zod shape
+ * (`{ city: z.string() }`, the MCP SDK's way), read as the object it describes.
  */
 export type InputSchema =
   | JSONSchema
@@ -62,8 +63,7 @@ export function toJsonSchema(input: InputSchema | undefined, toolName: string): 
 }
 
 function readSchema(input: InputSchema, toolName: string): unknown {
-  const isWrapped = aiSdkSchemaMarker in input || '~standard' in input || typeof input === 'function'
-  if (!isWrapped) return input
+  if (!isWrapped(input)) return isRawShape(input) ? readRawShape(input, toolName) : input
   let jsonSchema: unknown
   try {
     jsonSchema = asSchema(input as Parameters<typeof asSchema>[0]).jsonSchema
@@ -79,4 +79,75 @@ function readSchema(input: InputSchema, toolName: string): unknown {
     )
   }
   return jsonSchema
+}
+
+function isWrapped(input: unknown): boolean {
+  return (
+    typeof input === 'function' ||
+    (typeof input === 'object' && input !== null && (aiSdkSchemaMarker in input || '~standard' in input))
+  )
+}
+
+// `{ city: z.string() }`: the MCP SDK's way of writing an object schema, its properties' schemas by name.
+// No JSON Schema has a schema object as the value of one of its own keywords.
+function isRawShape(input: object): boolean {
+  return Object.values(input).some(isStandardSchema)
+}
+
+function isStandardSchema(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value
+}
+
+// The object a raw shape means: each value's JSON Schema as a property, required unless the value accepts
+// `undefined` (`.optional()`, `.default()`), no other property, as `z.object(shape)` would say it.
+function readRawShape(shape: object, toolName: string): JSONSchema {
+  const properties: Record<string, unknown> = {}
+  const required: string[] = []
+  const definitions: Record<string, unknown> = {}
+  let draft: unknown
+  for (const [name, value] of Object.entries(shape)) {
+    if (!isStandardSchema(value)) {
+      throw new ToolDefinitionError(
+        `Tool "${toolName}": inputSchema mixes schemas (a zod shape like { city: z.string() }) with other values: "${name}" is not a schema. Write every property as a schema, or pass z.object({ ... }) or a JSON Schema.`,
+      )
+    }
+    const property = readSchema(value, `${toolName}.${name}`)
+    if (typeof property !== 'object' || property === null) {
+      throw new ToolDefinitionError(`Tool "${toolName}": the schema of "${name}" is not an object.`)
+    }
+    const { $schema, $defs, definitions: legacy, ...rest } = property as Record<string, unknown>
+    draft ??= $schema
+    Object.assign(definitions, $defs, legacy)
+    Object.defineProperty(properties, name, {
+      value: rest,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+    if (!acceptsUndefined(value)) required.push(name)
+  }
+  return {
+    ...(draft === undefined ? {} : { $schema: draft }),
+    type: 'object',
+    properties,
+    ...(required.length === 0 ? {} : { required }),
+    additionalProperties: false,
+    ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions }),
+  }
+}
+
+// Whether leaving the property out is fine with its schema: a Standard Schema that takes `undefined`.
+function acceptsUndefined(value: unknown): boolean {
+  const standard = (value as { '~standard'?: { validate?: unknown } })['~standard']
+  if (typeof standard?.validate !== 'function') return false
+  try {
+    const result = (standard.validate as (input: unknown) => unknown)(undefined)
+    if (isPromiseLike(result)) {
+      Promise.resolve(result).catch(() => {})
+      return false
+    }
+    return typeof result === 'object' && result !== null && !('issues' in result && result.issues)
+  } catch {
+    return false
+  }
 }

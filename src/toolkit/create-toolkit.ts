@@ -27,12 +27,13 @@ import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { SkillsSource } from '../skills/skills-source.js'
 import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { findSchemaProblem } from '../tool/find-schema-problem.js'
-import { TOOL_NAME_PATTERN } from '../tool/names.js'
+import { geminiToolName, TOOL_NAME_PATTERN } from '../tool/names.js'
 import { DEFAULT_MAX_MEDIA_BYTES } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { type ApprovalPolicy, type ApprovalRules, readApprovalPolicy } from './approval-policy.js'
+import { checkToolsOption } from './check-tools-option.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
 import { registerApprovalLookup } from './toolkit-approvals.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
@@ -173,6 +174,8 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       },
     )
   }
+  // Before any server starts: AI SDK tools passed as they are get the way to bring them in.
+  checkToolsOption(options.tools)
   // Every warning, from any source, is both logged and kept for `warnings()`.
   const warnings: string[] = []
   const sink = options.logger ?? consoleLogger
@@ -258,6 +261,9 @@ interface ToolkitParts {
 
 class DefaultToolkit implements Toolkit {
   #byName = new Map<string, Tool>()
+  // The names tools are declared under for Gemini where they differ (`_1password_get_item`): a model's
+  // call under one runs the tool. Looked at only for a name no tool has.
+  #geminiNames = new Map<string, string>()
   // Only tools that may need approval: for the rest `needsApproval` is one lookup, nothing allocated.
   #approvals = new Map<string, NeedsApproval>()
   readonly #parts: ToolkitParts
@@ -281,12 +287,19 @@ class DefaultToolkit implements Toolkit {
   }
 
   get(name: string): Tool | undefined {
-    return this.#byName.get(name)
+    return this.#find(name)
+  }
+
+  #find(name: string): Tool | undefined {
+    const tool = this.#byName.get(name)
+    if (tool !== undefined || this.#geminiNames.size === 0) return tool
+    const own = this.#geminiNames.get(name)
+    return own === undefined ? undefined : this.#byName.get(own)
   }
 
   // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
   execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-    const tool = this.#byName.get(name)
+    const tool = this.#find(name)
     if (tool === undefined) return Promise.resolve(this.#unknownTool(name))
     let checked: Record<string, unknown> | string
     try {
@@ -319,9 +332,11 @@ class DefaultToolkit implements Toolkit {
     args: Record<string, unknown>,
     toolCallId?: string,
   ): boolean | Promise<boolean> {
-    const rule = this.#approvals.get(name)
+    const rule =
+      this.#approvals.get(name) ??
+      (this.#geminiNames.size === 0 ? undefined : this.#approvals.get(this.#geminiNames.get(name) ?? ''))
     if (rule === undefined) return false
-    const tool = this.#byName.get(name)
+    const tool = this.#find(name)
     if (tool === undefined) return false
     let checked: Record<string, unknown> | string
     try {
@@ -482,7 +497,13 @@ class DefaultToolkit implements Toolkit {
       const rule = this.#parts.approval.ruleFor(tool)
       if (rule !== undefined) approvals.set(tool.name, rule)
     }
+    const geminiNames = new Map<string, string>()
+    for (const name of byName.keys()) {
+      const sentAs = geminiToolName(name)
+      if (sentAs !== name && !byName.has(sentAs)) geminiNames.set(sentAs, name)
+    }
     this.#byName = byName
+    this.#geminiNames = geminiNames
     this.#approvals = approvals
     this.#list = [...byName.values()]
   }

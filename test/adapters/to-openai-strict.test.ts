@@ -89,6 +89,71 @@ const strictRules: { rule: string; schema: JSONSchema; expected: JSONSchema }[] 
     },
   },
   {
+    rule: 'only the definitions a reference reaches are sent (one nothing uses cannot refuse the tool)',
+    schema: {
+      type: 'object',
+      properties: { owner: { $ref: '#/$defs/User' } },
+      required: ['owner'],
+      $defs: {
+        User: { type: 'object', properties: { team: { $ref: '#/$defs/Team' } }, required: ['team'] },
+        Team: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        Unused: { type: 'object', properties: { anything: {} } },
+      },
+    },
+    expected: {
+      type: 'object',
+      properties: { owner: { $ref: '#/$defs/User' } },
+      required: ['owner'],
+      additionalProperties: false,
+      $defs: {
+        User: {
+          type: 'object',
+          properties: { team: { $ref: '#/$defs/Team' } },
+          required: ['team'],
+          additionalProperties: false,
+        },
+        Team: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    },
+  },
+  {
+    rule: 'a free-form object or an array without items goes as JSON text',
+    schema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        headers: { type: 'object', description: 'Optional headers' },
+        data: { type: 'object', additionalProperties: { type: 'string' } },
+        rows: { type: 'array' },
+        link: { type: ['object', 'null'] },
+      },
+      required: ['url', 'data', 'link'],
+    },
+    expected: {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        headers: {
+          type: ['string', 'null'],
+          description: 'Optional headers. Write the object as JSON text, like {"name": "value"}.',
+        },
+        data: { type: 'string', description: 'Write the object as JSON text, like {"name": "value"}.' },
+        rows: { type: ['string', 'null'], description: 'Write the array as JSON text, like ["a", "b"].' },
+        link: {
+          type: ['string', 'null'],
+          description: 'Write the object as JSON text, like {"name": "value"}.',
+        },
+      },
+      required: ['url', 'headers', 'data', 'rows', 'link'],
+      additionalProperties: false,
+    },
+  },
+  {
     rule: 'a format strict mode does not know is said in the description',
     schema: { type: 'object', properties: { site: { type: 'string', format: 'uri' } }, required: ['site'] },
     expected: {
@@ -116,14 +181,9 @@ describe('convertJsonSchemaToOpenAIStrictSchema', () => {
       reason: /allows any value/,
     },
     {
-      shape: 'a free-form object',
-      schema: { type: 'object', properties: { meta: { type: 'object', additionalProperties: true } } },
-      reason: /free-form object/,
-    },
-    {
-      shape: 'an array without items',
-      schema: { type: 'object', properties: { list: { type: 'array' } } },
-      reason: /without items/,
+      shape: 'arguments that are a free-form object',
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+      reason: /the arguments is a free-form object/,
     },
     {
       shape: 'a union at the root',

@@ -53,10 +53,18 @@ describe('toolnexus (the CLI)', () => {
     ])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^tool +gemini +openai +openai-strict +anthropic\n/)
-    expect(stdout).toMatch(/^everything_echo +as is +as is +lowered +as is$/m)
+    expect(stdout).toMatch(/^everything_echo +as is +as is +adapted +as is$/m)
+    expect(stdout).toContain(
+      'everything_echo · openai-strict · adapted: nothing lost: every property listed as required, optional ones as nullable',
+    )
+    expect(stdout).not.toContain('lowered')
     expect(stdout).toMatch(/^skill +/m)
     expect(stdout).toContain('every tool is accepted by gemini, openai, openai-strict, anthropic')
-    expect(stderr).toMatch(/Connecting to 1 MCP server \(everything\)… [\d.]+s done: 1\/1 connected/)
+    // Not a terminal: one line per event, no carriage returns.
+    expect(stderr).toMatch(
+      /^Connecting to 1 MCP server \(everything\)…\nConnected 1\/1 MCP server in [\d.]+s\n/,
+    )
+    expect(stderr).not.toContain('\r')
   }, 90_000)
 
   it('doctor exits 1 when a tool would be refused by a provider asked for, and 0 for one that takes it', async () => {
@@ -81,6 +89,49 @@ describe('toolnexus (the CLI)', () => {
     )
     const gemini = await run(['doctor', '--http', spec, '--provider', 'gemini'])
     expect(gemini.code).toBe(0)
+    // The summary names only the providers that refused.
+    const all = await run(['doctor', '--http', spec])
+    expect([all.code, all.stdout.trimEnd().split('\n').at(-1)]).toStrictEqual([
+      1,
+      '1 tool; 1 refused by openai-strict',
+    ])
+  }, 90_000)
+
+  it('doctor with its default providers exits 0 for Playwright MCP, Notion and the fetch servers', async () => {
+    const fixtures = join(root, 'test', 'fixtures', 'third-party-schemas')
+    const replay = join(root, 'test', 'fixtures', 'mcp', 'replay-tools-server.mjs')
+    const config = join(scratch, 'third-party.mcp.json')
+    const servers = ['playwright-mcp', 'notion-mcp-server', 'mcp-fetch-server', 'mcp-server-fetch']
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: Object.fromEntries(
+          servers.map((name) => [
+            name,
+            { command: process.execPath, args: [replay, join(fixtures, `${name}.json`)] },
+          ]),
+        ),
+      }),
+    )
+    const { code, stdout, stderr } = await run(['doctor', '--mcp', config])
+    expect([code, stdout.trimEnd().split('\n').at(-1)]).toStrictEqual([
+      0,
+      '56 tools; every tool is accepted by gemini, openai, openai-strict, anthropic',
+    ])
+    expect(stdout).not.toContain('REFUSED')
+    expect(stderr).toContain('Connected 4/4 MCP servers')
+  }, 120_000)
+
+  it('reads an mcp.json with a trailing comma as createToolkit does, and counts its servers', async () => {
+    const config = join(scratch, 'trailing-comma.mcp.json')
+    const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
+    await writeFile(
+      config,
+      `{\n  // the example server\n  "mcpServers": {\n    "everything": { "command": "node", "args": ["${everything}", "stdio"] },\n  },\n}\n`,
+    )
+    const { code, stderr } = await run(['status', '--mcp', config])
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/^Connecting to 1 MCP server \(everything\)…\nConnected 1\/1 MCP server in /)
   }, 90_000)
 
   it('tools lists every tool with its source; status each MCP server', async () => {
@@ -105,6 +156,52 @@ describe('toolnexus (the CLI)', () => {
   it('answers a usage mistake with exit 2 and the usage', async () => {
     const { code, stderr } = await run(['frobnicate'])
     expect(code).toBe(2)
-    expect(stderr).toContain('Unknown command "frobnicate"')
+    expect(stderr).toContain('Unknown command "frobnicate".\n\nUsage: toolnexus <command> [options]')
   })
+
+  it.each([
+    { args: ['tols', '--mcp', 'examples/mcp.json'], first: 'Unknown command "tols". Did you mean tools?' },
+    { args: ['tools', '--mpc', 'examples/mcp.json'], first: 'Unknown option --mpc. Did you mean --mcp?' },
+    {
+      args: ['doctor', '--provider', 'openai-strct', '--mcp', 'examples/mcp.json'],
+      first:
+        'Unknown provider openai-strct. Did you mean openai-strict? Use gemini, openai, openai-strict, anthropic.',
+    },
+    {
+      args: ['tools'],
+      first: 'No tools to work with: pass --mcp <mcp.json>, --skills <dir> or --http <spec.json>.',
+    },
+    {
+      args: ['tools', '--mcp', 'missing.json'],
+      first: `${join(root, 'missing.json')} was not found (--mcp missing.json, resolved against ${root.replace(/\/$/, '')}). Pass an mcp.json that exists: --mcp <path>.`,
+    },
+    {
+      args: ['call', 'everything_echo', '{"message": hi}', '--mcp', 'examples/mcp.json'],
+      first: expect.stringMatching(/^The arguments are not JSON: /),
+    },
+    {
+      args: ['call', 'everything_echo', '[1]', '--mcp', 'examples/mcp.json'],
+      first: 'The arguments must be a JSON object, like \'{"city": "Chennai"}\'.',
+    },
+  ])(
+    '$args.0 $args.1: exit 2 before anything connects, the problem on its own line',
+    async ({ args, first }) => {
+      const { code, stdout, stderr } = await run(args)
+      const [line, blank, usage] = stderr.split('\n')
+      expect([code, stdout, line, blank, usage]).toStrictEqual([
+        2,
+        '',
+        first,
+        '',
+        'Usage: toolnexus <command> [options]',
+      ])
+      expect(stderr).not.toContain('Connecting')
+    },
+  )
+
+  it('call with a tool name no tool has suggests the nearest', async () => {
+    const { code, stderr } = await run(['call', 'everything_ech', '{}', '--mcp', 'examples/mcp.json'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('No tool is named everything_ech. Did you mean everything_echo?\n')
+  }, 90_000)
 })

@@ -110,13 +110,16 @@ describe.each(['run', 'stream'] as const)('abort (%s)', (mode) => {
     const server = await serve([CALL_STUBBORN, { type: 'reply', text: 'never' }])
     const { tool, contexts } = stubbornTool()
     const toolkit = await createToolkit({ tools: [tool] })
-    const client = createClient({ model: provider('openai-chat').model(server.url), timeoutMs: 300 })
+    // The deadline must outlast the first model call, which a loaded machine can stretch past a second:
+    // a deadline that lands before the tool starts tests the model call instead.
+    const client = createClient({ model: provider('openai-chat').model(server.url), timeoutMs: 2_500 })
     const error = await settle(
       mode,
       () => client.stream('Go', { toolkit }),
       () => client.run('Go', { toolkit }),
     )
-    expect(AbortError.isInstance(error)).toBe(true)
+    expect([AbortError.isInstance(error), (error as AbortError).reason]).toStrictEqual([true, 'timeout'])
+    expect(contexts).toHaveLength(1)
     expect(contexts[0]?.signal?.aborted).toBe(true)
   })
 

@@ -2,7 +2,7 @@
 // outlives its toolkit — on close(), and when the host ends without close() (exit, crash, SIGTERM, SIGINT).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
@@ -15,6 +15,17 @@ const EXIT_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'reliability', 
 const MARKER_PATTERN = /…\[output truncated: (\d+) more characters\]$/
 
 failOnUnhandledRejections()
+
+/** Ends every process whose command line carries `marker` (the fixture servers and their children). */
+function killMarked(marker: string): void {
+  for (const pid of processesWithMarker(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Gone in the meantime.
+    }
+  }
+}
 
 const flood = defineTool({
   name: 'flood',
@@ -99,16 +110,32 @@ describe('every MCP child process is reaped', () => {
       },
       logger: recordingLogger().logger,
     })
-    const pids: number[] = []
-    for (const name of ['plain', 'parent', 'stubborn']) {
-      const { pid, grandchild } = JSON.parse((await toolkit.execute(`${name}_pids`, {})).output)
-      pids.push(pid, ...(grandchild === null ? [] : [grandchild]))
+    try {
+      const pids: number[] = []
+      for (const name of ['plain', 'parent', 'stubborn']) {
+        const { pid, grandchild } = JSON.parse((await toolkit.execute(`${name}_pids`, {})).output)
+        pids.push(pid, ...(grandchild === null ? [] : [grandchild]))
+      }
+      expect(pids).toHaveLength(4)
+      expect(processesWithMarker(marker).sort()).toStrictEqual([...pids].sort())
+      await toolkit.close()
+      await waitFor(() => pids.every((pid) => !isAlive(pid)), 15_000)
+      expect(processesWithMarker(marker)).toStrictEqual([])
+    } finally {
+      await toolkit.close()
+      killMarked(marker)
     }
-    expect(pids).toHaveLength(4)
-    expect(processesWithMarker(marker).sort()).toStrictEqual([...pids].sort())
-    await toolkit.close()
-    await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000)
-    expect(processesWithMarker(marker)).toStrictEqual([])
+  }, 60_000)
+
+  // Every host this describe starts, from the moment it is spawned: a host that fails to start is ended too.
+  const hostsStarted = new Set<ChildProcess>()
+  const markers = new Set<string>()
+  afterEach(() => {
+    for (const child of hostsStarted)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    hostsStarted.clear()
+    for (const marker of markers) killMarked(marker)
+    markers.clear()
   })
 
   /** Starts the exit fixture; resolves with its server pids once it has printed them. */
@@ -116,6 +143,8 @@ describe('every MCP child process is reaped', () => {
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', EXIT_FIXTURE, mode, marker], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    hostsStarted.add(child)
+    markers.add(marker)
     let stdout = ''
     let stderr = ''
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -127,7 +156,8 @@ describe('every MCP child process is reaped', () => {
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     )
-    await waitFor(() => stdout.includes('\n') || child.exitCode !== null, 30_000)
+    // Four hosts, each with tsx and three servers, start side by side: on a loaded machine that is slow.
+    await waitFor(() => stdout.includes('\n') || child.exitCode !== null, 120_000)
     const line = stdout.split('\n')[0] ?? ''
     if (!line.startsWith('{')) throw new Error(`the host printed no pids; stderr: ${stderr}`)
     const { pids } = JSON.parse(line) as { pids: number[] }
@@ -159,7 +189,7 @@ describe('every MCP child process is reaped', () => {
           if (signal !== undefined) host.child.kill(signal)
           // The host ends as it would have without toolnexus: the same exit code, or killed by the signal.
           expect([ending.label, await host.ended]).toStrictEqual([ending.label, ending.expected])
-          await waitFor(() => host.pids.every((pid) => !isAlive(pid)), 5000)
+          await waitFor(() => host.pids.every((pid) => !isAlive(pid)), 15_000)
           expect([ending.label, processesWithMarker(marker)]).toStrictEqual([ending.label, []])
         }),
       )
@@ -171,5 +201,5 @@ describe('every MCP child process is reaped', () => {
         }
       }
     }
-  }, 60_000)
+  }, 240_000)
 })

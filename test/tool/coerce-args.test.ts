@@ -31,6 +31,26 @@ describe('coerceScalarStrings', () => {
       value: { list: [{ n: '1' }, { n: 2 }], other: '3' },
       expected: { list: [{ n: 1 }, { n: 2 }], other: '3' },
     },
+    { name: 'an object as JSON text', schema: { type: 'object' }, value: '{"a": 1}', expected: { a: 1 } },
+    { name: 'an array as JSON text', schema: { type: 'array' }, value: ' [1, 2]', expected: [1, 2] },
+    { name: 'JSON text of the other kind stays', schema: { type: 'object' }, value: '[1]', expected: '[1]' },
+    { name: 'text that is not JSON stays', schema: { type: 'object' }, value: '{a: 1}', expected: '{a: 1}' },
+    {
+      name: 'a string type keeps JSON text',
+      schema: { type: ['object', 'string'] },
+      value: '{}',
+      expected: '{}',
+    },
+    {
+      name: 'JSON text through a $ref',
+      schema: {
+        type: 'object',
+        properties: { link: { $ref: '#/$defs/Link' } },
+        $defs: { Link: { type: ['object', 'null'] } },
+      },
+      value: { link: '{"url": "https://example.com"}' },
+      expected: { link: { url: 'https://example.com' } },
+    },
   ])('$name', ({ schema, value, expected }) => {
     expect(coerceScalarStrings(schema, value)).toStrictEqual(expected)
   })

@@ -24,6 +24,25 @@ defineTool({
   execute: ({ town }) => `sunny in ${town}`,
 })
 
+// A zod shape (the MCP SDK way): the object it describes, optional where the schema takes undefined.
+defineTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { city: z.string(), days: z.number().optional() },
+  execute: (args) => {
+    expectTypeOf(args).toEqualTypeOf<{ city: string; days?: number | undefined }>()
+    return args.city
+  },
+})
+
+defineTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { city: z.string() },
+  // @ts-expect-error `town` is not an argument of this shape
+  execute: ({ town }) => `sunny in ${town}`,
+})
+
 // Any Standard Schema: its declared input type.
 const standard = {
   '~standard': {

@@ -39,6 +39,25 @@ const accepted: { kind: string; inputSchema: InputSchema | undefined; expected: 
   },
   { kind: 'AI SDK jsonSchema()', inputSchema: jsonSchema(citySchema as JSONSchema7), expected: citySchema },
   {
+    kind: 'a zod shape (the MCP SDK way): the object it describes',
+    inputSchema: {
+      city: z.string(),
+      days: z.number().int().optional(),
+      unit: z.enum(['c', 'f']).default('c'),
+    },
+    expected: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        days: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+        unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
+      },
+      required: ['city'],
+      additionalProperties: false,
+    },
+  },
+  {
     kind: 'nothing (a tool without arguments)',
     inputSchema: undefined,
     expected: { type: 'object', properties: {} },
@@ -60,6 +79,22 @@ describe('defineTool: every accepted schema becomes plain JSON Schema', () => {
     })
     expect(tool.inputSchema).toStrictEqual(expected)
     expect(tool.source).toBe('native')
+  })
+
+  it('a zod shape checks its arguments like the object it describes', async () => {
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Weather',
+      inputSchema: { city: z.string() },
+      execute: ({ city }) => `sunny in ${city}`,
+    })
+    expect(await tool.execute({ city: 'Chennai' })).toStrictEqual({
+      output: 'sunny in Chennai',
+      isError: false,
+    })
+    const wrong = await tool.execute({ town: 1 })
+    expect(wrong.isError).toBe(true)
+    expect(wrong.output).toContain('city: required argument is missing')
   })
 
   it('copies the schema: later changes to the caller’s object do not reach the tool', () => {
@@ -230,6 +265,12 @@ const rejected: { label: string; options: Record<string, unknown>; message: stri
     },
     message:
       'Tool "t": inputSchema resolves to JSON Schema asynchronously. Resolve it first: inputSchema: await asSchema(schema).jsonSchema.',
+  },
+  {
+    label: 'a zod shape with a value that is not a schema',
+    options: { name: 't', inputSchema: { city: z.string(), days: 3 }, execute: () => 'x' },
+    message:
+      'Tool "t": inputSchema mixes schemas (a zod shape like { city: z.string() }) with other values: "days" is not a schema. Write every property as a schema, or pass z.object({ ... }) or a JSON Schema.',
   },
   {
     label: 'a schema holding a function',
