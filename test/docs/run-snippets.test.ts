@@ -89,7 +89,7 @@ function makeFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'toolnexus-docs-'))
   const server = join(import.meta.dirname, 'fixtures', 'docs-mcp-server.mjs')
   const local = { command: process.execPath, args: [server] }
-  const mcpServers = { github: local, docs: local, search: { url: 'http://127.0.0.1:9/mcp', timeout: 5_000 } }
+  const mcpServers = { github: local, search: { url: 'http://127.0.0.1:9/mcp', timeout: 5_000 } }
   writeFileSync(join(dir, 'mcp.json'), `${JSON.stringify({ mcpServers }, null, 2)}\n`)
   cpSync(join(root, 'examples', 'skills'), join(dir, 'skills'), { recursive: true })
   return dir
@@ -190,7 +190,7 @@ beforeAll(async () => {
     ...(redis === undefined ? {} : { REDIS_URL: redis.url }),
     ...(postgres === undefined ? {} : { DATABASE_URL: postgres.connectionString }),
   }
-}, 120_000)
+}, 180_000)
 
 afterAll(async () => {
   for (const child of children) killGroup(child)
@@ -202,6 +202,11 @@ describe('documentation snippets run', () => {
     const skipped = snippets.filter((snippet) => snippet.attributes.norun !== undefined)
     expect(skipped.length).toBeLessThanOrEqual(Math.ceil(snippets.length / 8))
     for (const snippet of skipped) expect(snippet.attributes.norun?.length).toBeGreaterThan(10)
+  })
+
+  it("runs the README's first block in an empty folder", () => {
+    const first = snippets.find((snippet) => snippet.page === 'README.md')
+    expect(first === undefined ? undefined : runnable.includes(first) && !needsFolder(first)).toBe(true)
   })
 
   it.concurrent.each(runnable.map((snippet) => ({ snippet, name: `${snippet.page}:${snippet.line}` })))(

@@ -1,6 +1,8 @@
 // Every ```ts snippet of README.md and docs/*.md is a module a reader could paste into a strict TypeScript
-// app: it imports what it uses and compiles (run-snippets.test.ts then runs each to its end). Each snippet becomes its own file; `toolnexus` resolves to
-// this repository's sources. A failure names the markdown file and line.
+// app: it imports what it uses and compiles (run-snippets.test.ts then runs each to its end). Each
+// snippet becomes its own file; `toolnexus` resolves to this repository's sources. A failure names the
+// markdown file and line. One synchronous compile of every snippet: on a busy 2-core machine it can take
+// minutes, hence the long timeout.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
@@ -39,7 +41,7 @@ describe('documentation snippets', () => {
     ])
   })
 
-  it('type-checks every snippet as its own strict module', { timeout: 120_000 }, () => {
+  it('type-checks every snippet as its own strict module', { timeout: 300_000 }, () => {
     const files = snippets.map((snippet, index) => {
       const file = join(workDir, `snippet-${index}.ts`)
       // `export {}` makes a snippet without imports a module too, so top-level await is allowed.
