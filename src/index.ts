@@ -125,6 +125,7 @@ export type {
   ConversationStore,
   StoredConversation,
 } from './stores/conversation-store.js'
+export { fromGetSaveStore, type GetSaveStore } from './stores/from-get-save-store.js'
 export {
   InMemoryConversationStore,
   type InMemoryConversationStoreOptions,

@@ -11,6 +11,7 @@ import {
   createToolkit,
   defineTool,
   executeFunctionCalls,
+  fromGetSaveStore,
   type GeminiToolWrapper,
   type GenAIContent,
   InMemoryConversationStore,
@@ -80,6 +81,13 @@ createClient({
   model: 'gemini-2.5-flash',
   store: new InMemoryConversationStore(),
 })
+
+// A store in the other ports' get/save shape goes in through fromGetSaveStore, typed by its messages.
+declare const getSave: {
+  get(id: string): Promise<ModelMessage[] | undefined>
+  save(id: string, messages: ModelMessage[]): Promise<void>
+}
+createClient({ model: new MockLanguageModelV4(), store: fromGetSaveStore(getSave) })
 
 // Events are a discriminated union, narrowed by `type`.
 declare const event: RunEvent<ModelMessage>

@@ -635,7 +635,7 @@ function readStore<Message>(store: ConversationStore<Message> | undefined): Conv
     typeof store.delete !== 'function'
   ) {
     throw new ConfigError(
-      '`store` must have load(id), save(id, record, expectedVersion) and delete(id), like new InMemoryConversationStore() or createRedisStore({ url }) from toolnexus/redis. (A store with get(id) and save(id, messages) is the older form: its save must now be a compare-and-set.)',
+      '`store` must have load(id), save(id, record, expectedVersion) and delete(id), like new InMemoryConversationStore() or createRedisStore({ url }) from toolnexus/redis. A store with get(id) and save(id, messages), the form of the other toolnexus ports, goes through fromGetSaveStore(store): it has no compare-and-set, so two instances answering one conversation at the same moment can overwrite the turn of the other.',
       { field: 'store' },
     )
   }

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises'
+import { didYouMean } from '../shared/did-you-mean.js'
 import type { Logger } from '../shared/logger.js'
 import { errorCode, findSkillFiles, type SkillLocation } from './find-skill-files.js'
 import { listSkillFiles } from './list-skill-files.js'
@@ -21,7 +22,10 @@ const CONCURRENT_READS = 16
  * const { tools, prompt } = await loadSkills(['./skills'], { logger: console })
  * await tools[0]?.execute({ name: 'hello-world' })
  */
-export async function loadSkills(roots: string[], options: { logger: Logger }): Promise<SkillsSource> {
+export async function loadSkills(
+  roots: string[],
+  options: { logger: Logger; filter?: Readonly<Record<string, boolean>> },
+): Promise<SkillsSource> {
   const { logger } = options
   const { locations, skillDirectories } = await findSkillFiles(roots, { logger })
   const parsed = await mapConcurrently(locations, readSkillFile)
@@ -46,7 +50,7 @@ export async function loadSkills(roots: string[], options: { logger: Logger }): 
   }
 
   const skills = await mapConcurrently(
-    accepted,
+    filterSkills(accepted, options.filter, logger),
     async ({ location, skill }): Promise<Skill> => ({
       name: skill.name,
       description: skill.description,
@@ -60,6 +64,29 @@ export async function loadSkills(roots: string[], options: { logger: Logger }): 
     tools: skills.length > 0 ? [createSkillTool(skills)] : [],
     prompt: formatSkillsPrompt(skills),
   }
+}
+
+/**
+ * The skills a name filter keeps: with any `true`, only those; else all but the `false` ones. A name no
+ * skill has is said in a warning (with the closest real name), as a typo would be.
+ */
+function filterSkills<Entry extends { skill: { name: string } }>(
+  accepted: Entry[],
+  filter: Readonly<Record<string, boolean>> | undefined,
+  logger: Logger,
+): Entry[] {
+  if (filter === undefined) return accepted
+  const names = accepted.map(({ skill }) => skill.name)
+  for (const name of Object.keys(filter)) {
+    if (names.includes(name)) continue
+    const guess = didYouMean(name, names)
+    const hint = guess === undefined ? '' : ` Did you mean ${JSON.stringify(guess)}?`
+    logger.warn(`The skills filter names ${JSON.stringify(name)}, which no skill has.${hint}`)
+  }
+  const allowList = Object.values(filter).includes(true)
+  return accepted.filter(({ skill }) =>
+    allowList ? filter[skill.name] === true : filter[skill.name] !== false,
+  )
 }
 
 /** The largest `SKILL.md` read, in bytes; a larger one is skipped with a warning naming this limit. */

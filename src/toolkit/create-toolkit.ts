@@ -46,6 +46,13 @@ export interface ToolkitOptions {
   mcpConfig?: string | McpConfig
   /** Folders searched for `**\/SKILL.md`. */
   skillsDir?: string | readonly string[]
+  /**
+   * Skills to keep or drop by name, like an MCP server's `tools`: with any `true`, only those load;
+   * otherwise every skill but the `false` ones. A name no skill has gets a warning.
+   */
+  skillsFilter?: Readonly<Record<string, boolean>>
+  /** Skill names to leave out (each read as `false` in `skillsFilter`, unless that names it itself). */
+  disableSkills?: readonly string[]
   /** HTTP endpoints exposed as tools. */
   http?: readonly HttpToolSpec[]
   /** Exposed names to leave out. */
@@ -242,7 +249,9 @@ async function loadSkillsSource(options: ToolkitOptions, logger: Logger): Promis
   if (options.skillsDir === undefined) return undefined
   const { loadSkills } = await import('../skills/load-skills.js')
   const roots = typeof options.skillsDir === 'string' ? [options.skillsDir] : [...options.skillsDir]
-  return loadSkills(roots, { logger })
+  const dropped = Object.fromEntries((options.disableSkills ?? []).map((name) => [name, false]))
+  const filter = { ...dropped, ...options.skillsFilter }
+  return loadSkills(roots, { logger, ...(Object.keys(filter).length > 0 ? { filter } : {}) })
 }
 
 interface ToolkitParts {

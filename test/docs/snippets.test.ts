@@ -1,52 +1,15 @@
 // Every ```ts snippet of README.md and docs/*.md is a module a reader could paste into a strict TypeScript
-// app: it imports what it uses and compiles. Each snippet becomes its own file; `toolnexus` resolves to
-// this repository's sources. A failure names the markdown file and line.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// app: it imports what it uses and compiles (run-snippets.test.ts then runs each to its end). Each
+// snippet becomes its own file; `toolnexus` resolves to this repository's sources. A failure names the
+// markdown file and line. One synchronous compile of every snippet: on a busy 2-core machine it can take
+// minutes, hence the long timeout.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { afterAll, describe, expect, it } from 'vitest'
+import { allSnippets, extractSnippets, pages, root, type Snippet } from './extract-snippets.js'
 
-const root = join(import.meta.dirname, '..', '..')
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-]
-
-interface Snippet {
-  page: string
-  /** The markdown line of the snippet's first code line. */
-  line: number
-  code: string
-}
-
-/** The ```ts blocks of a markdown text, with the line each starts on. */
-function extractSnippets(page: string, markdown: string): Snippet[] {
-  const snippets: Snippet[] = []
-  const lines = markdown.split('\n')
-  let open: { line: number; code: string[] } | undefined
-  let fence: string | undefined
-  lines.forEach((text, index) => {
-    const marker = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(text)
-    if (open === undefined && fence === undefined && marker) {
-      fence = marker[2]
-      if (marker[3] === 'ts' || marker[3] === 'typescript') open = { line: index + 2, code: [] }
-      return
-    }
-    if (fence !== undefined && text.trim() === fence) {
-      if (open) snippets.push({ page, line: open.line, code: open.code.join('\n') })
-      open = undefined
-      fence = undefined
-      return
-    }
-    open?.code.push(text)
-  })
-  return snippets
-}
-
-const snippets = pages.flatMap((page) => extractSnippets(page, readFileSync(join(root, page), 'utf8')))
+const snippets = allSnippets()
 // Inside the project, so that the snippets' imports resolve from its node_modules as an app's would.
 const cacheDir = join(root, 'node_modules', '.cache')
 mkdirSync(cacheDir, { recursive: true })
@@ -68,17 +31,17 @@ describe('documentation snippets', () => {
       '```sh',
       'npm test',
       '```',
-      '```ts',
+      '```ts norun="a fragment" cwd="empty"',
       'b',
       '```',
     ].join('\n')
-    expect(extractSnippets('x.md', markdown)).toEqual([
-      { page: 'x.md', line: 3, code: 'const a = 1' },
-      { page: 'x.md', line: 9, code: 'b' },
+    expect(extractSnippets('x.md', markdown)).toStrictEqual([
+      { page: 'x.md', line: 3, code: 'const a = 1', attributes: {} },
+      { page: 'x.md', line: 9, code: 'b', attributes: { norun: 'a fragment', cwd: 'empty' } },
     ])
   })
 
-  it('type-checks every snippet as its own strict module', { timeout: 120_000 }, () => {
+  it('type-checks every snippet as its own strict module', { timeout: 300_000 }, () => {
     const files = snippets.map((snippet, index) => {
       const file = join(workDir, `snippet-${index}.ts`)
       // `export {}` makes a snippet without imports a module too, so top-level await is allowed.

@@ -135,6 +135,8 @@ describe('ask over a store', () => {
     const older = { get: () => undefined, save: () => {} }
     expect(() =>
       createClient({ model: echoModel(), store: older as unknown as ConversationStore<ModelMessage> }),
-    ).toThrow('A store with get(id) and save(id, messages) is the older form')
+    ).toThrow(
+      'A store with get(id) and save(id, messages), the form of the other toolnexus ports, goes through fromGetSaveStore(store)',
+    )
   })
 })
