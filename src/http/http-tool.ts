@@ -89,6 +89,11 @@ async function callEndpoint(
     }
   }
 
+  // The call's key, so that the server can recognise a second attempt of it; a configured header wins.
+  if (context.idempotencyKey !== undefined && !headers.has('idempotency-key')) {
+    headers.set('idempotency-key', context.idempotencyKey)
+  }
+
   // The values from the environment, and the whole headers they went into (a Basic credential decoded).
   const secrets = [...expanded.secrets]
   for (const [, value] of expanded.headers) {
