@@ -101,4 +101,112 @@ describe.each(transports)('a durable run over the $name transport', (transport) 
     },
     180_000,
   )
+
+  it.runIf(havePostgres)(
+    'that waits for approval resumes once, whichever workers the answer reaches',
+    async () => {
+      const { executor, runId, file } = fresh(`approval-${transport.name.replace(' ', '')}`)
+      const env = { ...transport.env(), EXECUTOR_ID: executor, SIDE_EFFECTS: file }
+      const order = `approve-${runId}`
+      const first = await worker(env)
+      const suspended = await first.run({ runId, prompt: order })
+      expect(suspended.status).toBe('suspended')
+      expect(sideEffects(file)).toStrictEqual([])
+      const second = await worker({ ...env, EXECUTOR_ID: `${executor}-b` })
+      const resumed = await second.run({
+        runId: `${runId}-resume`,
+        resume: { state: suspended.state, approve: true },
+      })
+      expect(resumed).toStrictEqual({
+        runId: `${runId}-resume`,
+        status: 'done',
+        text: `refunded ${order}`,
+        calls: [`refunded ${order}`],
+      })
+      // The same answer again, on the first worker: the resumed run's record, and the refund stays one.
+      const requests = transport.requests()
+      const again = await first.run({
+        runId: `${runId}-resume`,
+        resume: { state: suspended.state, approve: true },
+      })
+      expect(again).toStrictEqual(resumed)
+      expect(transport.requests()).toBe(requests)
+      expect(sideEffects(file).filter((line) => line.startsWith('done '))).toHaveLength(1)
+    },
+    180_000,
+  )
+})
+
+/** Whether the model got the tool's result for `order` (its call after the tool step). */
+function sawToolResult(order: string): boolean {
+  return openai.requests.some((request) => {
+    const messages = request.body?.messages as Array<{ role: string }> | undefined
+    return messages?.at(-1)?.role === 'tool' && JSON.stringify(messages).includes(order)
+  })
+}
+
+describe('durable runs on several workers', () => {
+  it.runIf(havePostgres)(
+    'a call killed inside its tool is tried again with the same idempotency key',
+    async () => {
+      const { executor, runId, file, block } = fresh('inside')
+      const env = { MODEL_URL: `${openai.url}/v1`, EXECUTOR_ID: executor, SIDE_EFFECTS: file, BLOCK: block }
+      const order = `${runId}-order`
+      writeFileSync(block, '')
+      const first = await worker(env)
+      void first.run({ runId, prompt: order })
+      await waitFor(() => sideEffects(file).length === 1, 'the tool to start')
+      await first.kill()
+      rmSync(block)
+      const second = await worker(env)
+      expect((await second.run({ runId, prompt: order })).status).toBe('done')
+      const key = `${runId}:1:1`
+      expect(sideEffects(file)).toStrictEqual([
+        `attempt ${key} ${order}`,
+        `attempt ${key} ${order}`,
+        `done ${key} ${order}`,
+      ])
+    },
+    180_000,
+  )
+
+  it.runIf(havePostgres)(
+    'three workers on one Postgres, one killed midway: every run finishes, each refund once',
+    async () => {
+      const ids = ['a', 'b', 'c'].map((name) => fresh(`three-${name}`))
+      const file = ids[0]?.file ?? ''
+      const runsOf = (index: number) =>
+        [0, 1].map((n) => ({ runId: `${ids[index]?.runId}-${n}`, prompt: `${ids[index]?.runId}-${n}-order` }))
+      const envOf = (index: number) => ({
+        MODEL_URL: `${openai.url}/v1`,
+        EXECUTOR_ID: ids[index]?.executor ?? '',
+        SIDE_EFFECTS: file,
+      })
+      const killedRuns = runsOf(1)
+      for (const run of killedRuns) hang.add(run.prompt)
+      const started = await Promise.all([0, 1, 2].map((index) => worker(envOf(index))))
+      const finished = [0, 2].flatMap((index) => runsOf(index).map((run) => started[index]?.run(run)))
+      for (const run of killedRuns) void started[1]?.run(run)
+      await waitFor(
+        () => killedRuns.every((run) => sawToolResult(run.prompt)),
+        'the killed worker’s tool steps',
+      )
+      await started[1]?.kill()
+      hang.clear()
+      const restarted = await worker(envOf(1))
+      const results = await Promise.all([...finished, ...killedRuns.map((run) => restarted.run(run))])
+      const all = [...[0, 2].flatMap(runsOf), ...killedRuns]
+      expect(results).toStrictEqual(
+        all.map((run) => ({
+          runId: run.runId,
+          status: 'done',
+          text: `refunded ${run.prompt}`,
+          calls: [`refunded ${run.prompt}`],
+        })),
+      )
+      const done = sideEffects(file).filter((line) => line.startsWith('done '))
+      expect(done.map((line) => line.split(' ')[2]).sort()).toStrictEqual(all.map((run) => run.prompt).sort())
+    },
+    240_000,
+  )
 })
