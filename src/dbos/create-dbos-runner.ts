@@ -114,7 +114,7 @@ export async function createDbosRunner(options: DbosRunnerOptions): Promise<Dbos
     async close() {
       if (closed) return
       closed = true
-      workers.close(new ConfigError('The DBOS runner was closed.'))
+      workers.close()
       await DBOS.shutdown({ deregister: true })
       launched = false
     },

@@ -63,37 +63,37 @@ export interface DurableRunner {
  */
 export class LiveWorkers {
   readonly #served = new Map<string, DurableWork>()
-  readonly #waiting = new Map<
-    string,
-    Array<{ resolve(work: DurableWork): void; reject(error: Error): void }>
-  >()
-  #closed: Error | undefined
+  readonly #waiting = new Map<string, Array<(work: DurableWork) => void>>()
+  #closed = false
 
   serve(worker: string, work: DurableWork): void {
+    if (this.#closed) return
     this.#served.set(worker, work)
     const waiting = this.#waiting.get(worker)
     if (waiting === undefined) return
     this.#waiting.delete(worker)
-    for (const waiter of waiting) waiter.resolve(work)
+    for (const resolve of waiting) resolve(work)
   }
 
   /** The worker's work, once it is served. */
   get(worker: string): Promise<DurableWork> {
-    if (this.#closed !== undefined) return Promise.reject(this.#closed)
     const work = this.#served.get(worker)
     if (work !== undefined) return Promise.resolve(work)
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
+      if (this.#closed) return
       const waiting = this.#waiting.get(worker) ?? []
-      waiting.push({ resolve, reject })
+      waiting.push(resolve)
       this.#waiting.set(worker, waiting)
     })
   }
 
-  /** Refuses every wait, now and later, with `error`. */
-  close(error: Error): void {
-    this.#closed = error
-    for (const waiting of this.#waiting.values()) for (const waiter of waiting) waiter.reject(error)
-    this.#waiting.clear()
+  /**
+   * Serves nothing more. A run still waiting for its worker is left waiting, never failed: the engine
+   * keeps it pending, and the next process to launch with this executor id takes it up.
+   */
+  close(): void {
+    this.#closed = true
     this.#served.clear()
+    this.#waiting.clear()
   }
 }
