@@ -15,6 +15,7 @@ import {
   runUnanswered,
   suspendRun,
 } from './approval-turn.js'
+import { generateRunKey } from './call-ids.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'
 import type { LoopTelemetry, RunTelemetry } from './run-telemetry.js'
@@ -198,8 +199,7 @@ export async function* runLoop<Message>(
           const found = findHeldCalls(calls, approvals)
           const held = isPromiseLike(found) ? await scope.race(found) : found
           if (held !== undefined) {
-            keyPrefix ??= crypto.randomUUID()
-            runId ??= keyPrefix
+            runId ??= input.runId ?? crypto.randomUUID()
             presets = await scope.race(holdCalls({ calls, held, keys: settings.runState, runId, turn }))
             if (streaming) yield* approvalRequests(calls, presets)
           }
@@ -207,7 +207,7 @@ export async function* runLoop<Message>(
       }
 
       if (calls.length > 0) {
-        keyPrefix ??= crypto.randomUUID()
+        keyPrefix ??= generateRunKey()
         for (const [index, call] of calls.entries()) call.idempotencyKey = `${keyPrefix}:${turn}:${index + 1}`
         const untraced = (call: PreparedCall): Promise<ToolResult> =>
           answerCall(call, { toolkit, hooks, scope })

@@ -89,13 +89,13 @@ describe('the idempotency key of a tool call', () => {
     expect(header('/keyed')).toBe('configured')
   })
 
-  it('starts with a random run id, one per run, when the run has none', async () => {
+  it('starts with an id of its own for a run given none: random per process, one per run', async () => {
     seen.length = 0
     await client().run('Order', { toolkit })
     await client().run('Order', { toolkit })
     const [first, second] = seen
-    expect(first).toMatch(/^[0-9a-f-]{36}:1:1$/)
-    expect(second).toMatch(/^[0-9a-f-]{36}:1:1$/)
+    expect(first).toMatch(/^run_[0-9a-f]{12}_\d+:1:1$/)
+    expect(second).toMatch(/^run_[0-9a-f]{12}_\d+:1:1$/)
     expect(first).not.toBe(second)
   })
 
