@@ -7,6 +7,7 @@ export default defineConfig({
     redis: 'src/redis/index.ts',
     postgres: 'src/postgres/index.ts',
     'mcp-server': 'src/mcp-server/index.ts',
+    dbos: 'src/dbos/index.ts',
     // The `toolnexus` command (package.json `bin`); tsup keeps its shebang.
     cli: 'src/cli/main.ts',
   },

@@ -55,6 +55,14 @@ export {
   type DoctorVerdict,
   diagnoseTools,
 } from './doctor/doctor.js'
+// Durable runs: the seam an engine adapter (toolnexus/dbos) implements
+export {
+  type DurableRunInput,
+  type DurableRunner,
+  type DurableSteps,
+  type DurableWork,
+  LiveWorkers,
+} from './durable/durable-runner.js'
 // Errors
 export {
   AbortError,

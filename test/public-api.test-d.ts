@@ -4,11 +4,13 @@ import { GoogleGenAI } from '@google/genai'
 import type { ModelMessage, ToolSet } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { expectTypeOf } from 'vitest'
+import { createDbosRunner, type DbosRunner } from '../src/dbos/index.js'
 import {
   type AnthropicTool,
   ConfigError,
   createClient,
   createToolkit,
+  type DurableRunner,
   defineTool,
   executeFunctionCalls,
   fromGetSaveStore,
@@ -102,3 +104,21 @@ if (event.type === 'tool-approval-request') expectTypeOf(event.approvalId).toBeS
 // Errors narrow through isInstance.
 declare const thrown: unknown
 if (ConfigError.isInstance(thrown)) expectTypeOf(thrown).toEqualTypeOf<ConfigError>()
+
+// Durable runs: a DBOS runner is a DurableRunner for either transport; a run takes a runId; every tool
+// reads its idempotency key from the context.
+declare const dbos: DbosRunner
+expectTypeOf(createDbosRunner).returns.resolves.toEqualTypeOf<DbosRunner>()
+expectTypeOf(dbos).toExtend<DurableRunner>()
+const durableClient = createClient({ model: new MockLanguageModelV4(), durable: dbos })
+void durableClient.run('Refund order 42', { runId: 'order-42' })
+createClient({ genai: new GoogleGenAI({ apiKey: 'key' }), model: 'gemini-2.5-flash', durable: dbos })
+defineTool({
+  name: 'refund',
+  description: 'Refunds an order.',
+  inputSchema: { type: 'object', properties: {} },
+  execute: (_args, context) => {
+    expectTypeOf(context.idempotencyKey).toEqualTypeOf<string | undefined>()
+    return 'ok'
+  },
+})

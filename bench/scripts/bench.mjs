@@ -2,6 +2,7 @@
 // stale, builds the library, prepares the bench and runs it. Arguments pass through:
 //   npm run bench -- --quick            a smoke run (about a minute on an idle machine)
 //   npm run bench -- --only toolnexus-ai-sdk,floor-do-generate --skip-scale
+//   npm run bench -- --skip-durable      without the durable-run figures (bench/durable-overhead.ts)
 // BENCH_SKIP_LIBRARY_BUILD=1 reuses the library's current dist/.
 
 import { spawnSync } from 'node:child_process'
@@ -31,4 +32,15 @@ if (process.env.BENCH_SKIP_LIBRARY_BUILD !== '1') {
   run(npm, ['run', 'build', '--silent'], libraryDir)
 }
 run(process.execPath, [join(benchDir, 'scripts', 'build.mjs')], benchDir)
-run(process.execPath, [join(benchDir, 'dist', 'run-bench.js'), ...process.argv.slice(2)], benchDir)
+const given = process.argv.slice(2)
+const skipDurable = given.includes('--skip-durable')
+run(
+  process.execPath,
+  [join(benchDir, 'dist', 'run-bench.js'), ...given.filter((arg) => arg !== '--skip-durable')],
+  benchDir,
+)
+// The durable-run figures (per-step cost on a local Postgres, kill → finish): Postgres binaries needed.
+if (!skipDurable) {
+  const quick = given.includes('--quick') ? ['--rounds', '40', '--kills', '1'] : []
+  run(process.execPath, ['--import', 'tsx', join(benchDir, 'durable-overhead.ts'), ...quick], libraryDir)
+}

@@ -4,6 +4,7 @@ import { createApprovalGuard, processSecret, readApprovalTtl, vouchFor } from '.
 import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
 import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
+import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
 import type {
   GenAIClientLike,
@@ -21,6 +22,15 @@ import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
 import { callStore, saveTurn } from '../stores/save-turn.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+import {
+  checkRunId,
+  type DurableListener,
+  type DurablePayload,
+  readDurable,
+  runDurably,
+  workerName,
+} from './durable-run.js'
 import { toGenAIUserContent, toModelUserMessage, type UserContentPart } from './user-message.js'
 
 /** The message type of the `@google/genai` transport: a Gemini `Content`. */
@@ -77,6 +87,18 @@ export interface ClientOptions<Message> {
    * @default false
    */
   unsafeAcceptHashSealedStates?: boolean
+  /**
+   * Makes every run durable on an engine: each model call and each tool call a recorded step, so that a
+   * run killed midway finishes on the next worker with no completed tool call run again. Give a run a
+   * `runId` to resume it, or to get its recorded result, from any process.
+   *
+   * @example
+   * import { createDbosRunner } from 'toolnexus/dbos'
+   * const durable = await createDbosRunner({ connectionString: process.env.DATABASE_URL, appVersion: '1' })
+   * const client = createClient({ model, durable })
+   * const result = await client.run('Refund order 42', { toolkit, runId: 'order-42' })
+   */
+  durable?: DurableRunner | undefined
 }
 
 /** A client over an AI SDK `LanguageModel`. */
@@ -265,6 +287,9 @@ class LoopClient<Message> implements Client<Message> {
   readonly #conversations = new Map<string, Promise<unknown>>()
   readonly #userMessage: (parts: readonly UserContentPart[]) => Promise<Message>
   readonly messageFormat: RunStateTransport
+  readonly #durable: DurableRunner | undefined
+  // The callers of durable runs this process runs, by run id: they get the run's events.
+  readonly #listeners = new Map<string, DurableListener<Message>>()
 
   constructor(
     transport: Transport<Message> | Promise<Transport<Message>>,
@@ -278,6 +303,7 @@ class LoopClient<Message> implements Client<Message> {
     const settings = readSettings(options, kind)
     this.#settings = settings
     this.store = readStore(options.store)
+    this.#durable = readDurable(options.durable)
     // Once loaded, runs use it without awaiting.
     const telemetry = settings.telemetry
     if (isPromiseLike(telemetry)) {
@@ -328,6 +354,16 @@ class LoopClient<Message> implements Client<Message> {
       throw new ConfigError('resume needs options: client.resume(state, { toolkit, approvals: [...] }).')
     }
     checkRunOptions([], options)
+    const durable = this.#durable === undefined ? undefined : resumeRunId(state, options.runId)
+    if (durable !== undefined) {
+      const payload: DurablePayload<Message> = {
+        prompt: [],
+        history: [],
+        system: options.system,
+        resume: { state: durable.state, approvals: options.approvals },
+      }
+      return this.#runDurably(payload, durable.runId, options, mode, stop)
+    }
     return runLoop({
       transport: this.#transport,
       settings: this.#settings,
@@ -407,6 +443,11 @@ class LoopClient<Message> implements Client<Message> {
     stop: AbortSignal | undefined,
   ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
     checkRunOptions(prompt, options)
+    if (this.#durable !== undefined) {
+      const runId = options.runId ?? crypto.randomUUID()
+      const payload = { prompt, history: options.history ?? [], system: options.system, runId }
+      return this.#runDurably(payload, runId, options, mode, stop)
+    }
     return runLoop({
       transport: this.#transport,
       settings: this.#settings,
@@ -417,8 +458,88 @@ class LoopClient<Message> implements Client<Message> {
       signal: options.signal,
       ...(stop === undefined ? {} : { stop }),
       mode,
+      runId: options.runId,
     })
   }
+
+  /** A run as a durable run: this client and the run's toolkit serve it; the engine runs it. */
+  async *#runDurably(
+    payload: DurablePayload<Message>,
+    runId: string,
+    options: RunOptions<Message>,
+    mode: 'generate' | 'stream',
+    stop: AbortSignal | undefined,
+  ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
+    const runner = this.#durable as DurableRunner
+    const transport = await this.#transport
+    const { toolkit } = options
+    const worker = workerName(this.messageFormat, transport.model.id, toolkit)
+    runner.serve(worker, (input, steps) => this.#work(input.runId, input.payload, steps, toolkit))
+    return yield* runDurably({
+      runner,
+      runId,
+      worker,
+      payload,
+      listeners: this.#listeners,
+      stream: mode === 'stream',
+      signal: options.signal,
+      stop,
+    })
+  }
+
+  /** The work of a durable run, in whichever process the engine runs it (its caller's, or another). */
+  async #work(
+    runId: string,
+    given: unknown,
+    steps: DurableSteps,
+    toolkit: Toolkit | undefined,
+  ): Promise<RunResult<Message>> {
+    const payload = given as DurablePayload<Message>
+    const listener = this.#listeners.get(runId)
+    const stream = listener?.stream === true
+    const events = runLoop({
+      transport: this.#transport,
+      settings: this.#settings,
+      history: payload.history,
+      prompt: payload.prompt,
+      toolkit,
+      system: payload.system,
+      signal: listener?.signal,
+      ...(listener?.stop === undefined ? {} : { stop: listener.stop }),
+      mode: stream ? 'stream' : 'generate',
+      runId: payload.runId,
+      durable: { steps, emit: stream ? listener?.push : undefined },
+      ...(payload.resume === undefined ? {} : { resume: payload.resume }),
+    })
+    while (true) {
+      const next = await events.next()
+      if (next.done === true) return next.value
+      if (stream) listener?.push(next.value)
+    }
+  }
+}
+
+/**
+ * The id of the durable run that resumes a suspended state: the run's own id (or the given one) and the
+ * state's seal, so that resuming one suspension twice, from any process, is one run — the first answer's.
+ * `undefined` for what is not a sealed state (the resume then refuses it as usual).
+ */
+function resumeRunId(
+  state: unknown,
+  given: string | undefined,
+): { runId: string; state: unknown } | undefined {
+  let parsed = state
+  if (typeof state === 'string') {
+    try {
+      parsed = JSON.parse(state)
+    } catch {
+      return undefined
+    }
+  }
+  const { runId, seal } = (parsed ?? {}) as { runId?: unknown; seal?: unknown }
+  if (typeof runId !== 'string' || typeof seal !== 'string') return undefined
+  const id = `${given ?? runId}:resume:${seal.slice(-22)}`
+  return /^[\x21-\x7e]{1,300}$/.test(id) ? { runId: id, state: parsed } : undefined
 }
 
 function checkRunOptions<Message>(prompt: string | Message[], options: RunOptions<Message>): void {
@@ -429,6 +550,7 @@ function checkRunOptions<Message>(prompt: string | Message[], options: RunOption
     throw new ConfigError('The run options must be an object, like { toolkit, history, signal }.')
   }
   const { toolkit, history, signal, system } = options
+  checkRunId(options.runId)
   if (system !== undefined && typeof system !== 'string') {
     throw new ConfigError('The run option `system` must be a string (a system prompt for this run).', {
       field: 'system',

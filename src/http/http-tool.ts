@@ -113,6 +113,11 @@ async function callEndpoint(
     }
   }
 
+  // The call's key, so that the server can recognise a second attempt of it; a configured header wins.
+  if (context.idempotencyKey !== undefined && !headers.has('idempotency-key')) {
+    headers.set('idempotency-key', context.idempotencyKey)
+  }
+
   // The values from the environment, and the header values (a Basic credential decoded).
   const scrub = createSecretScrubber(headerSecrets(expanded.headers, expanded.secrets))
   if (context.signal?.aborted) return fail(`the request to ${target} was aborted before it was sent.`)

@@ -1,5 +1,6 @@
 import type { ApprovalGuard } from '../approvals/approval-guard.js'
 import type { RunStateKeys } from '../approvals/run-state.js'
+import type { DurableSteps } from '../durable/durable-runner.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
@@ -14,6 +15,7 @@ import {
   runUnanswered,
   suspendRun,
 } from './approval-turn.js'
+import { generateRunKey } from './call-ids.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'
 import type { LoopTelemetry, RunTelemetry } from './run-telemetry.js'
@@ -68,6 +70,17 @@ export interface LoopInput<Message> {
    * state and the answers. The run is claimed before anything of it runs.
    */
   resume?: { state: unknown; approvals: unknown }
+  /**
+   * The run's id: the start of every call's idempotency key (and of its approval ids). Without it a run
+   * draws a random one when it first needs it; a resumed run goes on with its state's.
+   */
+  runId?: string | undefined
+  /**
+   * Makes the run durable: each model call, each tool call and a suspension are steps recorded by the
+   * engine, so a replay takes the same path. `emit` gets a streamed model call's text as it comes (the
+   * step's record keeps only the whole turn).
+   */
+  durable?: { steps: DurableSteps; emit?: ((event: RunEvent<Message>) => void) | undefined } | undefined
 }
 
 /**
@@ -119,6 +132,9 @@ export async function* runLoop<Message>(
     let last: ModelTurn<Message> | undefined
     // Kept over the run: a later turn that waits again continues the same run's approval ids.
     let runId = resumed?.runId
+    // The start of every call's idempotency key: drawn only when a tool is first called.
+    let keyPrefix = input.runId ?? runId
+    const durable = input.durable
     const answeredIds = resumed?.answered ?? []
     // Approval checks cost nothing unless the toolkit can ask for them (a custom Toolkit may not).
     const approvals = typeof toolkit?.needsApproval === 'function' ? toolkit : undefined
@@ -152,9 +168,22 @@ export async function* runLoop<Message>(
             request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
           }
         }
-        last = streaming
-          ? yield* streamTurn(transport, request, settings.retry, scope)
-          : await generateTurn(transport, request, settings.retry, scope)
+        if (durable !== undefined) {
+          const asked = request
+          last = await scope.race(
+            durable.steps.step('model', async () =>
+              recordable(
+                streaming
+                  ? await collectTurn(streamTurn(transport, asked, settings.retry, scope), durable.emit)
+                  : await generateTurn(transport, asked, settings.retry, scope),
+              ),
+            ),
+          )
+        } else {
+          last = streaming
+            ? yield* streamTurn(transport, request, settings.retry, scope)
+            : await generateTurn(transport, request, settings.retry, scope)
+        }
         if (hooks.afterModel !== undefined)
           await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
         addUsage(usage, last.usage)
@@ -174,7 +203,7 @@ export async function* runLoop<Message>(
           const found = findHeldCalls(calls, approvals)
           const held = isPromiseLike(found) ? await scope.race(found) : found
           if (held !== undefined) {
-            runId ??= crypto.randomUUID()
+            runId ??= input.runId ?? crypto.randomUUID()
             presets = await scope.race(holdCalls({ calls, held, keys: settings.runState, runId, turn }))
             if (streaming) yield* approvalRequests(calls, presets)
           }
@@ -182,9 +211,16 @@ export async function* runLoop<Message>(
       }
 
       if (calls.length > 0) {
+        keyPrefix ??= generateRunKey()
+        for (const [index, call] of calls.entries()) call.idempotencyKey = `${keyPrefix}:${turn}:${index + 1}`
         const untraced = (call: PreparedCall): Promise<ToolResult> =>
           answerCall(call, { toolkit, hooks, scope })
-        const answer = trace === undefined ? untraced : traced(trace, untraced)
+        const answerNow = trace === undefined ? untraced : traced(trace, untraced)
+        const answer =
+          durable === undefined
+            ? answerNow
+            : (call: PreparedCall): Promise<ToolResult> =>
+                settleQuietly(durable.steps.step(`tool ${call.call.name}`, () => answerNow(call)))
         const running =
           presets === undefined
             ? runBounded(calls, settings.toolConcurrency, answer)
@@ -240,12 +276,13 @@ export async function* runLoop<Message>(
           }
         }
         if (waiting && presets !== undefined && runId !== undefined) {
-          const result = await scope.race(
+          const suspension = { runId, last }
+          const suspend = (): Promise<RunResult<Message>> =>
             suspendRun({
               transport,
               keys: settings.runState,
               guard: settings.approvalGuard,
-              runId,
+              runId: suspension.runId,
               answered: answeredIds,
               calls,
               presets,
@@ -253,10 +290,12 @@ export async function* runLoop<Message>(
               messages,
               turn,
               usage,
-              last,
+              last: suspension.last,
               records,
               recordedArgs: (call) => recordedArgs(call as PreparedCall),
-            }),
+            })
+          const result = await scope.race(
+            durable === undefined ? suspend() : durable.steps.step('suspend', suspend),
           )
           completed = true
           trace?.end(result)
@@ -384,6 +423,32 @@ async function* streamTurn<Message>(
   }
 }
 
+/** A streamed model turn, its text handed to `emit` as it comes: one step of a durable run. */
+async function collectTurn<Message>(
+  parts: AsyncGenerator<RunEvent<Message>, ModelTurn<Message>>,
+  emit: ((event: RunEvent<Message>) => void) | undefined,
+): Promise<ModelTurn<Message>> {
+  while (true) {
+    const next = await parts.next()
+    if (next.done === true) return next.value
+    emit?.(next.value)
+  }
+}
+
+/**
+ * A model turn as a durable step records it: the provider's raw response (for `afterModel`) kept as
+ * plain JSON data, or left out when it is not JSON (a replay then hands the hook `undefined`).
+ */
+function recordable<Message>(turn: ModelTurn<Message>): ModelTurn<Message> {
+  let response: unknown
+  try {
+    response = turn.response === undefined ? undefined : JSON.parse(JSON.stringify(turn.response))
+  } catch {
+    response = undefined
+  }
+  return { ...turn, response }
+}
+
 /** After a failed model call: rethrows what must not be retried, else waits out the backoff. */
 async function afterFailure<Message>(options: {
   error: unknown
@@ -432,6 +497,8 @@ interface PreparedCall {
   problem: string | undefined
   /** The arguments the tool ran with, when a `beforeTool` hook replaced them. */
   replacedArgs?: Record<string, unknown>
+  /** `<run>:<turn>:<position>`: the same for this call on every replay of the run. */
+  idempotencyKey?: string
 }
 
 /** The arguments a call's record shows: the raw text when they were not JSON, else what the tool got. */
@@ -496,7 +563,14 @@ function answerCall<Message>(
   if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
     // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
     // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
-    return executeTool({ toolkit, name: call.name, args, signal: scope.outsideSignal, toolCallId: call.id })
+    return executeTool({
+      toolkit,
+      name: call.name,
+      args,
+      signal: scope.outsideSignal,
+      toolCallId: call.id,
+      idempotencyKey: prepared.idempotencyKey,
+    })
   }
   return settleQuietly(answerCallWithHooks(prepared, args, context))
 }
@@ -518,7 +592,14 @@ async function answerCallWithHooks<Message>(
     }
     if (change?.result !== undefined) result = change.result
   }
-  result ??= await executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id })
+  result ??= await executeTool({
+    toolkit,
+    name: call.name,
+    args,
+    signal: scope.signal,
+    toolCallId: call.id,
+    idempotencyKey: prepared.idempotencyKey,
+  })
   if (hooks.afterTool !== undefined) {
     const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
     if (change?.result !== undefined) result = change.result
@@ -532,8 +613,9 @@ function executeTool(options: {
   args: Record<string, unknown>
   signal: AbortSignal | undefined
   toolCallId: string
+  idempotencyKey: string | undefined
 }): Promise<ToolResult> {
-  const { toolkit, name, args, signal, toolCallId } = options
+  const { toolkit, name, args, signal, toolCallId, idempotencyKey } = options
   if (toolkit === undefined) {
     return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
   }
@@ -541,6 +623,7 @@ function executeTool(options: {
   const failed = (error: unknown): ToolResult => toolFailed(name, error)
   try {
     const context: ToolContext = { toolCallId }
+    if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey
     if (signal !== undefined) context.signal = signal
     return Promise.resolve(toolkit.execute(name, args, context)).then(undefined, failed)
   } catch (error) {

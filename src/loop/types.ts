@@ -148,6 +148,16 @@ export interface RunOptions<Message> {
   system?: string
   /** Aborts the model call and every running tool; the run rejects with an `AbortError`. */
   signal?: AbortSignal
+  /**
+   * The run's id (1 to 256 printable ASCII characters). Every tool call's `idempotencyKey` starts with
+   * it. With a `durable` client it is the durable run's id: a second `run` with it resolves to the run's
+   * recorded result (nothing runs again), and a worker resumes a run killed midway by calling `run` with
+   * it. @default a random id
+   *
+   * @example
+   * await client.run('Refund order 42', { toolkit, runId: 'order-42' })
+   */
+  runId?: string
 }
 
 /**

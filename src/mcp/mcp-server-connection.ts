@@ -167,7 +167,17 @@ export class McpServerConnection {
         // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
         // so the connection checks them itself, for every tool.
         const result = await session.client.request(
-          { method: 'tools/call', params: { name: tool, arguments: args } },
+          {
+            method: 'tools/call',
+            params: {
+              name: tool,
+              arguments: args,
+              // The call's key, so that the server can recognise a second attempt of it.
+              ...(context.idempotencyKey !== undefined && {
+                _meta: { idempotencyKey: context.idempotencyKey },
+              }),
+            },
+          },
           CompatibilityCallToolResultSchema,
           {
             timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,

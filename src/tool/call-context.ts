@@ -7,6 +7,7 @@ import type { ToolContext } from './types.js'
  */
 export class CallContext implements ToolContext {
   readonly toolCallId?: string
+  readonly idempotencyKey?: string
   readonly timeoutMs: number
   readonly #controller: LazyAbortController
   /** Whether the caller gave a signal, so that more than the deadline can abort the call. */
@@ -17,8 +18,10 @@ export class CallContext implements ToolContext {
     timeoutMs: number,
     controller: LazyAbortController,
     callerCanAbort: boolean,
+    idempotencyKey?: string,
   ) {
     if (toolCallId !== undefined) this.toolCallId = toolCallId
+    if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey
     this.timeoutMs = timeoutMs
     this.#controller = controller
     this.#callerCanAbort = callerCanAbort

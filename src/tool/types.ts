@@ -58,6 +58,16 @@ export interface ToolContext {
   toolCallId?: string
   /** The time this call may take, in milliseconds. */
   timeoutMs?: number
+  /**
+   * The same for this call every time it is tried, in this process or another: a durable run replayed
+   * after a crash gives a call interrupted inside the tool the key it had. A tool with a side effect
+   * (a payment, an email) passes it on, so that the second attempt is recognised. HTTP tools send it as
+   * the `Idempotency-Key` header, MCP calls carry it in `_meta`.
+   *
+   * @example
+   * execute: async ({ amount }, { idempotencyKey }) => refund({ amount, idempotencyKey })
+   */
+  idempotencyKey?: string
 }
 
 /**

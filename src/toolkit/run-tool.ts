@@ -60,7 +60,13 @@ export function runTool(
     try {
       running = runnerForCheckedArgs(tool)(
         args,
-        new CallContext(context.toolCallId, timeoutMs, controller, outer !== undefined),
+        new CallContext(
+          context.toolCallId,
+          timeoutMs,
+          controller,
+          outer !== undefined,
+          context.idempotencyKey,
+        ),
       )
     } catch (error) {
       // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).

@@ -67,6 +67,7 @@ describe('documentation snippets', () => {
           'toolnexus/redis': ['src/redis/index.ts'],
           'toolnexus/postgres': ['src/postgres/index.ts'],
           'toolnexus/mcp-server': ['src/mcp-server/index.ts'],
+          'toolnexus/dbos': ['src/dbos/index.ts'],
         },
       },
     )
