@@ -1,5 +1,6 @@
 import type { RunStateKeys } from '../approvals/run-state.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
+import { SearchSession } from '../search/search-session.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
@@ -120,6 +121,16 @@ export async function* runLoop<Message>(
     const approvals = typeof toolkit?.needsApproval === 'function' ? toolkit : undefined
     // Whether the last turn called a tool that its owner outside the loop answers.
     let handedOut = false
+    // With tool search on, the tools declared start small and grow; a resumed run keeps the ones it called.
+    const search =
+      toolkit?.searchOptions === undefined
+        ? undefined
+        : new SearchSession({
+            toolkit,
+            search: toolkit.searchOptions,
+            native: toolkit.searchOptions.native === 'auto' && transport.nativeToolSearch === true,
+            loaded: resumed?.calls.map((prepared) => prepared.call.name) ?? [],
+          })
     while (true) {
       let presets: Array<CallPreset | undefined> | undefined
       let calls: PreparedCall[]
@@ -132,7 +143,7 @@ export async function* runLoop<Message>(
         turn++
         // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
         // back the same array until it does, so transports keep their converted declarations.
-        const allTools = toolkit?.tools() ?? NO_TOOLS
+        const allTools = search?.tools() ?? toolkit?.tools() ?? NO_TOOLS
         let request: TransportRequest<Message> = {
           messages,
           tools: allTools,
@@ -140,6 +151,8 @@ export async function* runLoop<Message>(
           signal: scope.outsideSignal,
           memo,
         }
+        const deferred = search?.deferred()
+        if (deferred !== undefined) request.deferred = deferred
         if (hooks.beforeModel !== undefined) {
           const change = await scope.race(
             Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
@@ -179,7 +192,7 @@ export async function* runLoop<Message>(
 
       if (calls.length > 0) {
         const untraced = (call: PreparedCall): Promise<ToolResult> =>
-          answerCall(call, { toolkit, hooks, scope })
+          answerCall(call, { toolkit, hooks, scope, search })
         const answer = trace === undefined ? untraced : traced(trace, untraced)
         const running =
           presets === undefined
@@ -477,11 +490,8 @@ function argumentsProblem(
  * error result); with them a hook that throws rejects it, and it is marked handled, because the loop may
  * stop awaiting first.
  */
-function answerCall<Message>(
-  prepared: PreparedCall,
-  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
-): Promise<ToolResult> {
-  const { toolkit, hooks, scope } = context
+function answerCall<Message>(prepared: PreparedCall, context: LoopCallContext<Message>): Promise<ToolResult> {
+  const { toolkit, hooks, scope, search } = context
   const { call, problem } = prepared
   if (problem !== undefined) return Promise.resolve(errorResult(problem))
   const args =
@@ -491,7 +501,14 @@ function answerCall<Message>(
   if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
     // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
     // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
-    return executeTool({ toolkit, name: call.name, args, signal: scope.outsideSignal, toolCallId: call.id })
+    return executeTool({
+      toolkit,
+      search,
+      name: call.name,
+      args,
+      signal: scope.outsideSignal,
+      toolCallId: call.id,
+    })
   }
   return settleQuietly(answerCallWithHooks(prepared, args, context))
 }
@@ -499,9 +516,9 @@ function answerCall<Message>(
 async function answerCallWithHooks<Message>(
   prepared: PreparedCall,
   given: Record<string, unknown>,
-  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
+  context: LoopCallContext<Message>,
 ): Promise<ToolResult> {
-  const { toolkit, hooks, scope } = context
+  const { toolkit, hooks, scope, search } = context
   const { call } = prepared
   let args = given
   let result: ToolResult | undefined
@@ -513,7 +530,14 @@ async function answerCallWithHooks<Message>(
     }
     if (change?.result !== undefined) result = change.result
   }
-  result ??= await executeTool({ toolkit, name: call.name, args, signal: scope.signal, toolCallId: call.id })
+  result ??= await executeTool({
+    toolkit,
+    search,
+    name: call.name,
+    args,
+    signal: scope.signal,
+    toolCallId: call.id,
+  })
   if (hooks.afterTool !== undefined) {
     const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
     if (change?.result !== undefined) result = change.result
@@ -521,14 +545,25 @@ async function answerCallWithHooks<Message>(
   return result
 }
 
+/** What answering one call needs besides the call. */
+interface LoopCallContext<Message> {
+  toolkit: Toolkit | undefined
+  hooks: Hooks<Message>
+  scope: RunScope
+  search: SearchSession | undefined
+}
+
 function executeTool(options: {
   toolkit: Toolkit | undefined
+  search: SearchSession | undefined
   name: string
   args: Record<string, unknown>
   signal: AbortSignal | undefined
   toolCallId: string
 }): Promise<ToolResult> {
   const { toolkit, name, args, signal, toolCallId } = options
+  const searched = options.search?.answer(name, args)
+  if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
   if (toolkit === undefined) {
     return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
   }

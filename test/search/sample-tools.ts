@@ -1,0 +1,38 @@
+// Nineteen real MCP tools from LiveMCPBench (Apache-2.0, test/fixtures/search/LICENSE-livemcpbench), with
+// their servers, as host tools that answer with their name and arguments.
+import { readFileSync } from 'node:fs'
+import type { JSONSchema, Tool } from '../../src/tool/types.js'
+
+interface SampleServer {
+  server: string
+  serverDescription: string
+  tools: Array<{ name: string; description: string; inputSchema: JSONSchema }>
+}
+
+const sample = JSON.parse(
+  readFileSync(new URL('../fixtures/search/livemcpbench-sample.json', import.meta.url), 'utf8'),
+) as SampleServer[]
+
+/** The sample's tools, named `<server>_<tool>`, each answering `<name> ran with <args>`. */
+export function sampleTools(): Tool[] {
+  return sample.flatMap(({ server, serverDescription, tools }) =>
+    tools.map(
+      (tool): Tool => ({
+        name: `${server}_${tool.name}`,
+        description: tool.description,
+        inputSchema: { ...tool.inputSchema, type: 'object' },
+        source: 'custom',
+        server: { name: server, description: serverDescription },
+        execute: async (args) => ({
+          output: `${server}_${tool.name} ran with ${JSON.stringify(args)}`,
+          isError: false,
+        }),
+      }),
+    ),
+  )
+}
+
+/** The names `search_tools` loaded, read from its answer. */
+export function loadedNames(answer: string): string[] {
+  return [...answer.matchAll(/^- ([\w-]+)/gm)].map((match) => match[1] as string)
+}
