@@ -2,6 +2,7 @@
 // their servers, as host tools that answer with their name and arguments.
 import { readFileSync } from 'node:fs'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
+import type { RecordedRequest, ScriptStep } from '../support/scripted-server.js'
 
 interface SampleServer {
   server: string
@@ -36,3 +37,32 @@ export function sampleTools(): Tool[] {
 export function loadedNames(answer: string): string[] {
   return [...answer.matchAll(/^- ([\w-]+)/gm)].map((match) => match[1] as string)
 }
+
+/** Searches, then calls the first tool its search loaded, then answers. */
+export function searchThenCall(request: RecordedRequest, index: number): ScriptStep {
+  if (index === 0) {
+    return {
+      type: 'reply',
+      toolCalls: [{ id: 'call_search', name: 'search_tools', arguments: '{"query":"current stock price"}' }],
+    }
+  }
+  if (index === 1) {
+    const answer = request.body.messages.find((message: { role: string }) => message.role === 'tool')
+    const [first] = loadedNames(String(answer?.content))
+    return {
+      type: 'reply',
+      toolCalls: [{ id: 'call_price', name: String(first), arguments: '{"symbol":"NVDA"}' }],
+    }
+  }
+  return { type: 'reply', text: 'NVDA is up.' }
+}
+
+export const declaredNames = (request: RecordedRequest): string[] =>
+  (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name)
+
+/** What the sample's search for "current stock price" loads (limit 3). */
+export const FOUND = [
+  'yahoo-finance_get_current_stock_price',
+  'yahoo-finance_get_historical_stock_prices',
+  'yahoo-finance_get_stock_price_by_date',
+]

@@ -13,8 +13,8 @@ import {
   startScriptedGemini,
 } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
-import { type RecordedRequest, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
-import { loadedNames, sampleTools } from './sample-tools.js'
+import { type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
+import { declaredNames, FOUND, loadedNames, sampleTools, searchThenCall } from './sample-tools.js'
 
 const PINNED = 'pdf-reader-mcp_read_pdf'
 const closers: Array<() => Promise<void>> = []
@@ -27,34 +27,6 @@ async function searchingToolkit(): Promise<Toolkit> {
   closers.push(() => toolkit.close())
   return toolkit
 }
-
-/** Searches, then calls the first tool its search loaded, then answers. */
-function searchThenCall(request: RecordedRequest, index: number): ScriptStep {
-  if (index === 0) {
-    return {
-      type: 'reply',
-      toolCalls: [{ id: 'call_search', name: 'search_tools', arguments: '{"query":"current stock price"}' }],
-    }
-  }
-  if (index === 1) {
-    const answer = request.body.messages.find((message: { role: string }) => message.role === 'tool')
-    const [first] = loadedNames(String(answer?.content))
-    return {
-      type: 'reply',
-      toolCalls: [{ id: 'call_price', name: String(first), arguments: '{"symbol":"NVDA"}' }],
-    }
-  }
-  return { type: 'reply', text: 'NVDA is up.' }
-}
-
-const declaredNames = (request: RecordedRequest): string[] =>
-  (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name)
-
-const FOUND = [
-  'yahoo-finance_get_current_stock_price',
-  'yahoo-finance_get_historical_stock_prices',
-  'yahoo-finance_get_stock_price_by_date',
-]
 
 describe('tool search in the AI SDK loop', () => {
   it.each(['run', 'stream'] as const)(
