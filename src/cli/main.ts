@@ -14,12 +14,14 @@ Commands:
   doctor                    per tool and provider: sent as is, lowered (what was lost) or refused (why);
                             exits 1 when a tool would be refused by a provider asked for
   call <tool> '<json>'      run one tool with these arguments and print its output
+  search "<query>"          the tools that best match a request, best first (--limit, default 8)
 
 Options:
   --mcp <mcp.json>          MCP servers to connect
   --skills <dir>            a folder of SKILL.md skills (repeatable)
   --http <spec.json>        HTTP tool specs: one spec or an array (repeatable)
   --provider <name>         doctor: gemini, openai, openai-strict or anthropic (repeatable; default all)
+  --limit <n>               search: how many tools (1 to 50)
   --json                    print JSON instead of text
   -h, --help                this text`
 
@@ -38,7 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`)
     return command === undefined && values.help !== true ? 2 : 0
   }
-  if (!['tools', 'status', 'doctor', 'call'].includes(command)) {
+  if (!['tools', 'status', 'doctor', 'call', 'search'].includes(command)) {
     process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`)
     return 2
   }
@@ -73,6 +75,12 @@ async function main(argv: readonly string[]): Promise<number> {
         return printStatus(toolkit, values.json === true)
       case 'doctor':
         return printDoctor(toolkit, providers as DoctorProvider[], values.json === true)
+      case 'search':
+        return await printSearch(toolkit, {
+          query: rest.join(' '),
+          limit: values.limit,
+          json: values.json === true,
+        })
       default:
         return await callTool(toolkit, rest)
     }
@@ -90,6 +98,7 @@ function parse(argv: readonly string[]) {
       skills: { type: 'string', multiple: true },
       http: { type: 'string', multiple: true },
       provider: { type: 'string', multiple: true },
+      limit: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -151,6 +160,27 @@ function printTools(toolkit: Toolkit, json: boolean): number {
       table(
         ['tool', 'source', 'description'],
         tools.map((tool) => [tool.name, tool.source, tool.description]),
+      ),
+    )
+  return 0
+}
+
+async function printSearch(
+  toolkit: Toolkit,
+  options: { query: string; limit: string | undefined; json: boolean },
+): Promise<number> {
+  const limit = options.limit === undefined ? 8 : Number(options.limit)
+  if (options.query.trim() === '' || !(Number.isInteger(limit) && limit >= 1 && limit <= 50)) {
+    process.stderr.write('Usage: toolnexus search "<query>" [--limit 1-50]\n')
+    return 2
+  }
+  const matches = await toolkit.search(options.query, { limit })
+  if (options.json) process.stdout.write(`${JSON.stringify(matches, null, 2)}\n`)
+  else
+    process.stdout.write(
+      table(
+        ['tool', 'score', 'description'],
+        matches.map((match) => [match.name, match.score.toFixed(2), match.description.split('\n')[0] ?? '']),
       ),
     )
   return 0
