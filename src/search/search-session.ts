@@ -3,7 +3,12 @@ import type { Tool, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import type { ToolSearchOptions } from './tool-search.js'
 
-/** The name of the tool through which a model finds the toolkit's other tools. */
+/**
+ * The name of the tool through which a model finds the toolkit's other tools.
+ *
+ * @example
+ * result.toolCalls.filter((call) => call.name === SEARCH_TOOL_NAME) // the searches the model made
+ */
 export const SEARCH_TOOL_NAME = 'search_tools'
 // What one found tool's description may take of the answer; the whole definition follows in the request.
 const MAX_LISTED_DESCRIPTION = 200

@@ -25,17 +25,9 @@ export interface RankingWeights {
   description: number
   params: number
   source: number
-  /** Terms at least this long also match longer terms they begin (`calend` → `calendar`). */
-  prefixFrom: number
-  /** A prefix match counts this much of a whole-term match. */
-  prefixWeight: number
   /** BM25's term-frequency saturation and length normalization. */
   k: number
   b: number
-  /** Pseudo-relevance feedback: how many of the first hits lend terms, how many terms, and their weight. */
-  feedbackDocs: number
-  feedbackTerms: number
-  feedbackWeight: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -43,13 +35,8 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   description: 1.5,
   params: 0.5,
   source: 1,
-  prefixFrom: 4,
-  prefixWeight: 0.4,
   k: 1.2,
   b: 0.5,
-  feedbackDocs: 3,
-  feedbackTerms: 8,
-  feedbackWeight: 0.3,
 }
 
 const FIELDS = ['name', 'description', 'params', 'source'] as const
@@ -72,19 +59,15 @@ export class ToolIndex {
   readonly #options: SearchOptions
   // The definition each indexed tool had, so an update re-indexes only what changed.
   #indexed = new Map<string, Indexed>()
-  // In how many tools each term of the name and description occurs, for the feedback terms' weight.
-  #frequency = new Map<string, number>()
-  readonly #weights: RankingWeights
 
   constructor(weights: RankingWeights = DEFAULT_WEIGHTS) {
-    this.#weights = weights
     this.#search = new MiniSearch<ToolDocument>({
       fields: [...FIELDS],
       storeFields: [],
-      // Documents arrive as their terms, space-separated (made once, and kept for the feedback step).
+      // Documents arrive as their terms, space-separated, made once by the tokenizer below.
       tokenize: splitTerms,
       processTerm: (term) => term,
-      searchOptions: { tokenize: searchTerms, processTerm: (term) => term },
+      searchOptions: { tokenize: queryTerms, processTerm: (term) => term },
     })
     this.#options = {
       boost: {
@@ -93,8 +76,8 @@ export class ToolIndex {
         params: weights.params,
         source: weights.source,
       },
-      prefix: (term) => term.length >= weights.prefixFrom,
-      weights: { fuzzy: 0, prefix: weights.prefixWeight },
+      // Whole terms only: prefix and fuzzy matching multiply the work per query term and, measured on the
+      // tuning part of the benchmarks, found nothing more.
       combineWith: 'OR',
       bm25: { k: weights.k, b: weights.b, d: 0.5 },
     }
@@ -111,64 +94,24 @@ export class ToolIndex {
         continue
       }
       if (known !== undefined) this.#search.discard(tool.name)
-      const { document, terms } = toolDocument(tool)
-      next.set(tool.name, { tool, key: definitionKey(tool), terms })
-      added.push(document)
+      next.set(tool.name, { tool, key: definitionKey(tool) })
+      added.push(toolDocument(tool))
     }
     for (const name of this.#indexed.keys()) if (!next.has(name)) this.#search.discard(name)
     this.#search.addAll(added)
     this.#indexed = next
-    this.#frequency = new Map()
-    for (const { terms } of next.values()) {
-      for (const term of terms) this.#frequency.set(term, (this.#frequency.get(term) ?? 0) + 1)
-    }
   }
 
   /** The tools best matching `query`, best first, at most `limit`. */
   search(query: string, limit: number): ToolMatch[] {
     const matches: ToolMatch[] = []
-    const first = this.#search.search(query, this.#options)
-    const hits = this.#weights.feedbackDocs > 0 ? this.#withFeedback(query, first) : first
-    for (const hit of hits) {
+    for (const hit of this.#search.search(query, this.#options)) {
       if (matches.length >= limit) break
       const tool = this.#indexed.get(String(hit.id))?.tool
       if (tool !== undefined)
         matches.push({ name: tool.name, description: tool.description, score: hit.score })
     }
     return matches
-  }
-
-  /**
-   * Searches again with the query and the terms most typical of its first hits (pseudo-relevance
-   * feedback): a request that names a task in other words than a tool's description reaches it through
-   * the tools its own words found.
-   */
-  #withFeedback(query: string, first: ReturnType<MiniSearch['search']>): ReturnType<MiniSearch['search']> {
-    const { feedbackDocs, feedbackTerms, feedbackWeight } = this.#weights
-    const top = first.slice(0, feedbackDocs)
-    if (top.length === 0) return first
-    const own = new Set(searchTerms(query))
-    const best = top[0]?.score ?? 1
-    const weights = new Map<string, number>()
-    const total = this.#indexed.size
-    for (const hit of top) {
-      const terms = this.#indexed.get(String(hit.id))?.terms ?? []
-      for (const term of terms) {
-        if (own.has(term)) continue
-        const rarity = Math.log(1 + total / (this.#frequency.get(term) ?? 1))
-        weights.set(term, (weights.get(term) ?? 0) + ((hit.score / best) * rarity) / terms.length)
-      }
-    }
-    const added = [...weights]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, feedbackTerms)
-      .map(([term]) => term)
-    if (added.length === 0) return first
-    return this.#search.search([...own, ...added].join(' '), {
-      ...this.#options,
-      tokenize: splitTerms,
-      boostTerm: (term) => (own.has(term) ? 1 : feedbackWeight),
-    })
   }
 
   /** How many tools the index holds. */
@@ -180,26 +123,28 @@ export class ToolIndex {
 interface Indexed {
   tool: Tool
   key: string
-  /** The distinct terms of its name and description. */
-  terms: string[]
 }
 
-function toolDocument(tool: Tool): { document: ToolDocument; terms: string[] } {
+function toolDocument(tool: Tool): ToolDocument {
   const params: string[] = []
   collectParams(tool.inputSchema, params, 0)
   const name = searchTerms(tool.name)
   const description = searchTerms(typeof tool.description === 'string' ? tool.description : '')
   const source = tool.server === undefined ? '' : `${tool.server.name} ${tool.server.description ?? ''}`
   return {
-    document: {
-      id: tool.name,
-      name: name.join(' '),
-      description: description.join(' '),
-      params: searchTerms(params.join(' ')).join(' '),
-      source: searchTerms(source).join(' '),
-    },
-    terms: [...new Set([...name, ...description])],
+    id: tool.name,
+    name: name.join(' '),
+    description: description.join(' '),
+    params: searchTerms(params.join(' ')).join(' '),
+    source: searchTerms(source).join(' '),
   }
+}
+
+// A query's distinct terms, at most this many: each one costs a pass over its postings.
+const MAX_QUERY_TERMS = 32
+
+function queryTerms(text: string): string[] {
+  return [...new Set(searchTerms(text))].slice(0, MAX_QUERY_TERMS)
 }
 
 function splitTerms(text: string): string[] {

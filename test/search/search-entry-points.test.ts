@@ -71,7 +71,7 @@ describe('tk.search', () => {
     ['read the text of a PDF file', 'pdf-reader-mcp_read_pdf'],
     ['search the web with DuckDuckGo', 'duckduckgo-search_duckduckgo_web_search'],
     // Chinese, segmented into words: "recommend a recipe".
-    ['推荐菜谱', 'howtocook-mcp_mcp_howtocook_whatToEat'],
+    ['推荐菜谱', 'howtocook-mcp_mcp_howtocook_recommendMeals'],
   ])('%s → %s first', async (query, best) => {
     const toolkit = await createToolkit({ tools: sampleTools() })
     const [first] = await toolkit.search(query, { limit: 1 })
