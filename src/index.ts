@@ -127,6 +127,10 @@ export type {
   OAuthOptions,
   OAuthTokenStore,
 } from './mcp/oauth-options.js'
+// Tool search
+export { SEARCH_TOOL_NAME } from './search/search-session.js'
+export type { ToolMatch } from './search/tool-index.js'
+export type { SearchCallOptions, ToolSearchOptions } from './search/tool-search.js'
 export type { Logger } from './shared/logger.js'
 export type {
   ConversationRecord,
@@ -153,6 +157,7 @@ export type {
   ToolContext,
   ToolMedia,
   ToolResult,
+  ToolServer,
   ToolSource,
 } from './tool/types.js'
 // Toolkit and sources

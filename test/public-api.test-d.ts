@@ -21,7 +21,9 @@ import {
   type RunEvent,
   type RunResult,
   type Tool,
+  type ToolMatch,
   type ToolResult,
+  type ToolSearchOptions,
   toGemini,
   toGenAITools,
 } from '../src/index.js'
@@ -41,6 +43,15 @@ expectTypeOf(toGemini([weather])[0].functionDeclarations).toBeArray()
 
 const toolkit = await createToolkit({ tools: [weather] })
 expectTypeOf(toolkit.toOpenAI()).toEqualTypeOf<OpenAITool[]>()
+
+// Tool search: ranked matches, and the options the loop reads.
+expectTypeOf(toolkit.search('weather', { limit: 3 })).resolves.toEqualTypeOf<ToolMatch[]>()
+expectTypeOf<ToolMatch>().toEqualTypeOf<{ name: string; description: string; score: number }>()
+expectTypeOf({
+  alwaysLoaded: ['get_weather'],
+  limit: 8,
+  native: 'auto',
+} as const).toExtend<ToolSearchOptions>()
 expectTypeOf(toolkit.toAnthropic()).toEqualTypeOf<AnthropicTool[]>()
 expectTypeOf(toolkit.toAISDK()).toExtend<ToolSet>()
 expectTypeOf(toolkit.execute('get_weather', { city: 'Pune' })).resolves.toEqualTypeOf<ToolResult>()

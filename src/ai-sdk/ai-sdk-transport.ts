@@ -21,6 +21,7 @@ import type {
   SpecFunctionTool,
   SpecLanguageModel,
   SpecMessage,
+  SpecProviderTool,
   SpecStreamPart,
   SpecStreamResult,
 } from './language-model-spec.js'
@@ -105,6 +106,8 @@ export function createAISDKTransport(options: {
 class AISDKTransport implements Transport<ModelMessage> {
   readonly #model: SpecLanguageModel
   readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
+  readonly #deferredDeclarations = new WeakMap<readonly Tool[], Array<SpecFunctionTool | SpecProviderTool>>()
+  readonly #toolSearch: NativeToolSearch | undefined
   #description: Transport<ModelMessage>['model'] | undefined
 
   readonly #takesImages: boolean
@@ -115,6 +118,11 @@ class AISDKTransport implements Transport<ModelMessage> {
     this.#model = model
     this.#strict = strict
     this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
+    this.#toolSearch = nativeToolSearchOf(model)
+  }
+
+  get nativeToolSearch(): boolean {
+    return this.#toolSearch !== undefined
   }
 
   get model(): Transport<ModelMessage>['model'] {
@@ -178,10 +186,39 @@ class AISDKTransport implements Transport<ModelMessage> {
     const options: SpecCallOptions =
       request.signal === undefined ? { prompt } : { prompt, abortSignal: request.signal }
     if (request.tools.length > 0) {
-      options.tools = this.#toolDeclarations(request.tools)
+      options.tools =
+        request.deferred !== undefined && this.#toolSearch !== undefined
+          ? this.#deferredToolDeclarations(request.tools, request.deferred, this.#toolSearch)
+          : this.#toolDeclarations(request.tools)
       options.toolChoice = { type: 'auto' }
     }
     return options
+  }
+
+  // Every tool, the deferred ones marked so, then the provider's tool search tool.
+  #deferredToolDeclarations(
+    tools: readonly Tool[],
+    deferred: ReadonlySet<string>,
+    search: NativeToolSearch,
+  ): Array<SpecFunctionTool | SpecProviderTool> {
+    let declarations = this.#deferredDeclarations.get(tools)
+    if (declarations === undefined) {
+      declarations = [
+        ...this.#toolDeclarations(tools).map((declaration) =>
+          deferred.has(declaration.name)
+            ? { ...declaration, providerOptions: { [search.options]: { deferLoading: true } } }
+            : declaration,
+        ),
+        {
+          type: this.#model.specificationVersion === 'v2' ? 'provider-defined' : 'provider',
+          id: search.id,
+          name: search.name,
+          args: {},
+        },
+      ]
+      this.#deferredDeclarations.set(tools, declarations)
+    }
+    return declarations
   }
 
   #toolDeclarations(tools: readonly Tool[]): SpecFunctionTool[] {
@@ -201,6 +238,27 @@ class AISDKTransport implements Transport<ModelMessage> {
     }
     return declarations
   }
+}
+
+/** A provider's own tool search: the provider tool to declare and where a tool's `deferLoading` goes. */
+interface NativeToolSearch {
+  id: string
+  name: string
+  options: string
+}
+
+/**
+ * The tool search a model's provider runs itself, by the provider name its package gives: Anthropic's
+ * Messages API (the BM25 tool search tool) and OpenAI's Responses API (`tool_search`).
+ */
+function nativeToolSearchOf(model: SpecLanguageModel): NativeToolSearch | undefined {
+  const provider = String(model.provider)
+  if (provider === 'anthropic.messages') {
+    return { id: 'anthropic.tool_search_bm25_20251119', name: 'tool_search', options: 'anthropic' }
+  }
+  if (provider === 'openai.responses')
+    return { id: 'openai.tool_search', name: 'tool_search', options: 'openai' }
+  return undefined
 }
 
 // A tool in strict mode: its schema as strict mode takes it, or as it is (and `strict: false`, with a warning)
@@ -301,6 +359,7 @@ export async function* readModelStream(
           open.delete(blockKey(part))
           break
         case 'tool-call':
+        case 'tool-result':
           turn.add(part as SpecContentPart)
           break
         case 'finish':
@@ -346,8 +405,16 @@ export class TurnBuilder {
   readonly #ids = new Set<string>()
 
   add(part: SpecContentPart): void {
-    // Tools the provider ran itself are not ours to answer, and the loop declares none.
-    if (part.type === 'tool-call' && part.providerExecuted === true) return
+    // A tool the provider ran itself (its own tool search) is not ours to answer, but its call and result
+    // go back in the transcript: the provider reads them on the next turn.
+    if (part.type === 'tool-call' && part.providerExecuted === true) {
+      this.content.push(part)
+      return
+    }
+    if (part.type === 'tool-result') {
+      this.content.push(part)
+      return
+    }
     if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
       this.content.push(part)
     if (part.type !== 'tool-call') return
@@ -383,8 +450,25 @@ export class TurnBuilder {
     const parts: AssistantPart[] = []
     let call = 0
     for (const part of this.content) {
-      let assistantPart: Extract<AssistantPart, { type: 'text' | 'reasoning' | 'tool-call' }> | undefined
-      if (part.type === 'text') {
+      let assistantPart:
+        | Extract<AssistantPart, { type: 'text' | 'reasoning' | 'tool-call' | 'tool-result' }>
+        | undefined
+      if (part.type === 'tool-result') {
+        assistantPart = {
+          type: 'tool-result',
+          toolCallId: String(part.toolCallId),
+          toolName: String(part.toolName),
+          output: { type: 'json', value: (part.result ?? null) as never },
+        }
+      } else if (part.type === 'tool-call' && part.providerExecuted === true) {
+        assistantPart = {
+          type: 'tool-call',
+          toolCallId: String(part.toolCallId),
+          toolName: String(part.toolName),
+          input: readToolInput(part.input),
+          providerExecuted: true,
+        }
+      } else if (part.type === 'text') {
         text += part.text ?? ''
         if (part.text) assistantPart = { type: 'text', text: part.text }
       } else if (part.type === 'reasoning') {

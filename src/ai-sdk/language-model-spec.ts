@@ -96,6 +96,8 @@ export interface SpecFunctionTool {
   inputSchema: Record<string, unknown>
   /** Strict mode (spec v3 and v4; OpenAI reads it per tool). */
   strict?: boolean
+  /** Per-provider options of this tool (`{ anthropic: { deferLoading: true } }`). */
+  providerOptions?: ProviderOptions
 }
 
 /** A tool the provider defines (web search, code execution, …), declared by id. */
@@ -144,6 +146,8 @@ export interface SpecContentPart {
   dynamic?: boolean
   /** A `tool-approval-request`'s id. */
   approvalId?: string
+  /** A provider-executed tool's result (`tool-result` parts). */
+  result?: unknown
   providerMetadata?: ProviderOptions
 }
 

@@ -9,6 +9,7 @@ export const OPTIONS = {
   skills: { type: 'string', multiple: true },
   http: { type: 'string', multiple: true },
   provider: { type: 'string', multiple: true },
+  limit: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -20,6 +21,7 @@ export interface CliArgs {
     skills?: string[]
     http?: string[]
     provider?: string[]
+    limit?: string
     json?: boolean
     help?: boolean
   }

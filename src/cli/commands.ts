@@ -49,7 +49,43 @@ export const COMMANDS: readonly CliCommand[] = [
     prepare: (rest) => readCallArguments(rest),
     run: (toolkit, prepared) => callTool(toolkit, prepared as CallArguments),
   },
+  {
+    name: 'search',
+    usage: '"<query>"',
+    summary: 'the tools that best match a request, best first (--limit, default 8)',
+    prepare: (rest, { values }) => readSearch(rest, values.limit),
+    run: (toolkit, prepared, { values }) => printSearch(toolkit, prepared as SearchRequest, values.json === true),
+  },
 ]
+
+interface SearchRequest {
+  query: string
+  limit: number
+}
+
+// Before any server connects: an empty query or a limit out of range is refused at once.
+function readSearch(rest: readonly string[], given: string | undefined): SearchRequest {
+  const query = rest.join(' ').trim()
+  const limit = given === undefined ? 8 : Number(given)
+  if (query === '') throw new UsageError('search needs a query: toolnexus search "email the weekly report"')
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 50)) {
+    throw new UsageError(`--limit must be a whole number from 1 to 50; got ${given}.`)
+  }
+  return { query, limit }
+}
+
+async function printSearch(toolkit: Toolkit, { query, limit }: SearchRequest, json: boolean): Promise<number> {
+  const matches = await toolkit.search(query, { limit })
+  if (json) process.stdout.write(`${JSON.stringify(matches, null, 2)}\n`)
+  else
+    process.stdout.write(
+      table(
+        ['tool', 'score', 'description'],
+        matches.map((match) => [match.name, match.score.toFixed(2), match.description.split('\n')[0] ?? '']),
+      ),
+    )
+  return 0
+}
 
 function readProviders(given: readonly string[] | undefined): DoctorProvider[] {
   const providers = given ?? [...DOCTOR_PROVIDERS]

@@ -2,6 +2,7 @@ import type { ApprovalGuard } from '../approvals/approval-guard.js'
 import type { RunStateKeys } from '../approvals/run-state.js'
 import type { DurableSteps } from '../durable/durable-runner.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
+import { SearchSession } from '../search/search-session.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
@@ -140,6 +141,16 @@ export async function* runLoop<Message>(
     const approvals = typeof toolkit?.needsApproval === 'function' ? toolkit : undefined
     // Whether the last turn called a tool that its owner outside the loop answers.
     let handedOut = false
+    // With tool search on, the tools declared start small and grow; a resumed run keeps the ones it called.
+    const search =
+      toolkit?.searchOptions === undefined
+        ? undefined
+        : new SearchSession({
+            toolkit,
+            search: toolkit.searchOptions,
+            native: toolkit.searchOptions.native === 'auto' && transport.nativeToolSearch === true,
+            loaded: resumed?.calls.map((prepared) => prepared.call.name) ?? [],
+          })
     while (true) {
       let presets: Array<CallPreset | undefined> | undefined
       let calls: PreparedCall[]
@@ -152,7 +163,7 @@ export async function* runLoop<Message>(
         turn++
         // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
         // back the same array until it does, so transports keep their converted declarations.
-        const allTools = toolkit?.tools() ?? NO_TOOLS
+        const allTools = search?.tools() ?? toolkit?.tools() ?? NO_TOOLS
         let request: TransportRequest<Message> = {
           messages,
           tools: allTools,
@@ -160,6 +171,8 @@ export async function* runLoop<Message>(
           signal: scope.outsideSignal,
           memo,
         }
+        const deferred = search?.deferred()
+        if (deferred !== undefined) request.deferred = deferred
         if (hooks.beforeModel !== undefined) {
           const change = await scope.race(
             Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
@@ -214,7 +227,7 @@ export async function* runLoop<Message>(
         keyPrefix ??= generateRunKey()
         for (const [index, call] of calls.entries()) call.idempotencyKey = `${keyPrefix}:${turn}:${index + 1}`
         const untraced = (call: PreparedCall): Promise<ToolResult> =>
-          answerCall(call, { toolkit, hooks, scope })
+          answerCall(call, { toolkit, hooks, scope, search })
         const answerNow = trace === undefined ? untraced : traced(trace, untraced)
         const answer =
           durable === undefined
@@ -549,11 +562,8 @@ function argumentsProblem(
  * error result); with them a hook that throws rejects it, and it is marked handled, because the loop may
  * stop awaiting first.
  */
-function answerCall<Message>(
-  prepared: PreparedCall,
-  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
-): Promise<ToolResult> {
-  const { toolkit, hooks, scope } = context
+function answerCall<Message>(prepared: PreparedCall, context: LoopCallContext<Message>): Promise<ToolResult> {
+  const { toolkit, hooks, scope, search } = context
   const { call, problem } = prepared
   if (problem !== undefined) return Promise.resolve(errorResult(problem))
   const args =
@@ -565,6 +575,7 @@ function answerCall<Message>(
     // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
     return executeTool({
       toolkit,
+      search,
       name: call.name,
       args,
       signal: scope.outsideSignal,
@@ -578,9 +589,9 @@ function answerCall<Message>(
 async function answerCallWithHooks<Message>(
   prepared: PreparedCall,
   given: Record<string, unknown>,
-  context: { toolkit: Toolkit | undefined; hooks: Hooks<Message>; scope: RunScope },
+  context: LoopCallContext<Message>,
 ): Promise<ToolResult> {
-  const { toolkit, hooks, scope } = context
+  const { toolkit, hooks, scope, search } = context
   const { call } = prepared
   let args = given
   let result: ToolResult | undefined
@@ -594,6 +605,7 @@ async function answerCallWithHooks<Message>(
   }
   result ??= await executeTool({
     toolkit,
+    search,
     name: call.name,
     args,
     signal: scope.signal,
@@ -607,8 +619,17 @@ async function answerCallWithHooks<Message>(
   return result
 }
 
+/** What answering one call needs besides the call. */
+interface LoopCallContext<Message> {
+  toolkit: Toolkit | undefined
+  hooks: Hooks<Message>
+  scope: RunScope
+  search: SearchSession | undefined
+}
+
 function executeTool(options: {
   toolkit: Toolkit | undefined
+  search: SearchSession | undefined
   name: string
   args: Record<string, unknown>
   signal: AbortSignal | undefined
@@ -616,6 +637,8 @@ function executeTool(options: {
   idempotencyKey: string | undefined
 }): Promise<ToolResult> {
   const { toolkit, name, args, signal, toolCallId, idempotencyKey } = options
+  const searched = options.search?.answer(name, args)
+  if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
   if (toolkit === undefined) {
     return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
   }

@@ -41,6 +41,11 @@ export interface TransportRequest<Message> {
   messages: Message[]
   /** Tools to declare; empty means the request carries no tools at all. */
   tools: readonly Tool[]
+  /**
+   * Tools the provider's own tool search loads when the model asks (sent deferred); only set when the
+   * transport has `nativeToolSearch`.
+   */
+  deferred?: ReadonlySet<string>
   /** The system prompt (system + skills prompt), when non-empty. */
   system: string | undefined
   /**
@@ -74,6 +79,11 @@ export interface Transport<Message> {
    * `gcp.gemini`, …), and the model id asked for.
    */
   readonly model: { provider: string; id: string }
+  /**
+   * The provider searches deferred tools itself (Anthropic's tool search tool, OpenAI Responses' tool
+   * search): the loop may then send every tool deferred instead of its own `search_tools`.
+   */
+  readonly nativeToolSearch?: boolean
   /** The user message for a prompt string. */
   userMessage(prompt: string): Message
   generate(request: TransportRequest<Message>): Promise<ModelTurn<Message>>

@@ -8,6 +8,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import { SearchSession } from '../search/search-session.js'
 import { capText } from '../shared/cap-text.js'
 import { isRecord } from '../shared/is-record.js'
 import { errorResult, toJsonText } from '../tool/tool-result.js'
@@ -29,6 +30,12 @@ export interface McpServeOptions {
   version?: string
   /** Told to the client at `initialize`: how to use these tools. */
   instructions?: string
+  /**
+   * Serve the toolkit's always-loaded tools (its `search.alwaysLoaded`) and `search_tools` instead of
+   * every tool: the tools a client's search finds join its session's `tools/list` (announced with
+   * `notifications/tools/list_changed`); every tool stays callable by name. @default false
+   */
+  search?: boolean
 }
 
 type ListedTool = ListToolsResult['tools'][number]
@@ -60,17 +67,29 @@ export function createToolkitMcpServer(
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: options.search === true ? { listChanged: true } : {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       // Schemas are checked with @cfworker/json-schema, which generates no code: edge runtimes forbid it.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   )
+  // One search state per server, so per client session: what a client found is listed for it alone.
+  const search =
+    options.search === true
+      ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
+      : undefined
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolkit.tools().filter(served).map(listedTool),
+    tools: (search?.tools() ?? toolkit.tools()).filter(served).map(listedTool),
   }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: given } = request.params
+    const searched = search?.answer(name, isRecord(given) ? given : {})
+    if (searched !== undefined && search !== undefined) {
+      const before = search.tools()
+      const result = await searched
+      if (search.tools() !== before) await server.sendToolListChanged().catch(() => {})
+      return callToolResult(result)
+    }
     const tool = toolkit.get(name)
     if (tool === undefined || !served(tool)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}".`)

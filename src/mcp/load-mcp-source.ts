@@ -5,7 +5,7 @@ import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { JSONSchema, Tool } from '../tool/types.js'
+import type { JSONSchema, Tool, ToolServer } from '../tool/types.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
 import type {
@@ -289,6 +289,7 @@ function toTools(
       description: tool.description ?? tool.title ?? '',
       inputSchema: objectRootSchema(tool.inputSchema),
       source: 'mcp',
+      server: describedServer(server, connection.description),
       // Kept for the toolkit's approval policy (`approval: { mcp: 'destructive' }`).
       ...(isRecord(tool.annotations) && { annotations: { ...tool.annotations } }),
       // The server knows the tool by its own name, not the exposed one.
@@ -296,6 +297,10 @@ function toTools(
     })
   }
   return tools
+}
+
+function describedServer(name: string, description: string | undefined): ToolServer {
+  return description === undefined ? { name } : { name, description }
 }
 
 /** The server's input schema with the object root every provider expects (and `properties`, which OpenAI wants). */

@@ -128,6 +128,19 @@ export class McpServerConnection {
     return this.#state
   }
 
+  /**
+   * What the server says it is for, when it said: its `serverInfo` description or title, else its
+   * instructions, cut to 1,000 characters (it is the server's text). Tool search ranks its tools by it.
+   */
+  get description(): string | undefined {
+    const client = this.#session?.client
+    const info = client?.getServerVersion() as { description?: unknown; title?: unknown } | undefined
+    const text = [info?.description, info?.title, client?.getInstructions()].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    )
+    return text?.slice(0, 1_000)
+  }
+
   /** What the server said it offers when it last connected (tools, resources, prompts, …). */
   get capabilities(): ReturnType<Client['getServerCapabilities']> {
     return this.#session?.client.getServerCapabilities()

@@ -102,6 +102,18 @@ export interface ToolAnnotations {
 }
 
 /**
+ * The server or service a tool belongs to, by name and what it is for: an MCP server's config name and
+ * its description (or instructions). Tool search ranks a tool by it too.
+ *
+ * @example
+ * const server: ToolServer = { name: 'github', description: 'Issues, pull requests and code on GitHub' }
+ */
+export interface ToolServer {
+  name: string
+  description?: string
+}
+
+/**
  * One tool, whatever its origin: the uniform shape every adapter and the loop work with.
  *
  * `execute` never throws and never rejects: every failure comes back as `{ isError: true, output }`.
@@ -121,5 +133,7 @@ export interface Tool {
   needsApproval?: NeedsApproval
   /** Behaviour hints in MCP's terms: an MCP server's, or given to `defineTool`; served by `toolnexus/mcp-server`. */
   annotations?: ToolAnnotations
+  /** The server (or service) the tool belongs to: an MCP tool's server. Tool search reads it. */
+  server?: ToolServer
   execute(args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
 }

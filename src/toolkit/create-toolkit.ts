@@ -20,6 +20,15 @@ import type {
   McpSource,
 } from '../mcp/mcp-source.js'
 import type { OAuthOptions } from '../mcp/oauth-options.js'
+import type { ToolMatch } from '../search/tool-index.js'
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  readSearchOptions,
+  type SearchCallOptions,
+  ToolSearch,
+  type ToolSearchOptions,
+} from '../search/tool-search.js'
 import { capText, DEFAULT_MAX_OUTPUT_CHARS, quoteShort } from '../shared/cap-text.js'
 import { didYouMean, listNames } from '../shared/did-you-mean.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
@@ -96,6 +105,12 @@ export interface ToolkitOptions {
    * @example ['DATABASE_URL', 'SENTRY_DSN']
    */
   secrets?: readonly string[]
+  /**
+   * Tool search: the loop sends the `alwaysLoaded` tools and one `search_tools` tool instead of every
+   * tool, and the tools a search finds join the request from the next step on (appended, so earlier
+   * definitions never change or move). Off: every tool in every request.
+   */
+  search?: ToolSearchOptions
 }
 
 /**
@@ -118,6 +133,14 @@ export interface Toolkit extends AsyncDisposable {
    * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`.
    */
   needsApproval(name: string, args: Record<string, unknown>, toolCallId?: string): boolean | Promise<boolean>
+  /**
+   * The tools best matching a request, best first: a full-text ranking over each tool's name (split into
+   * words), description, parameter names and descriptions, and its server's name and description (fused
+   * with embeddings when `search.embeddings` is set). Works with or without the `search` option.
+   */
+  search(query: string, options?: SearchCallOptions): Promise<ToolMatch[]>
+  /** The `search` options the toolkit was made with; `undefined` when the loop sends every tool. */
+  readonly searchOptions?: ToolSearchOptions | undefined
   /** Adds tools after creation; a name already taken keeps its first owner (with a warning). */
   register(...tools: Tool[]): void
   /** The system-prompt block that lists the skills; empty when there are none. */
@@ -196,6 +219,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   }
   const [mcp, skills] = await Promise.all([loadMcp(options, logger), loadSkillsSource(options, logger)])
   const approval = readApprovalPolicy(options.approval)
+  const search = readSearchOptions(options.search)
   const http = (options.http ?? []).map((spec) => httpTool(spec))
   // Where each tool came from, for the warnings that name two tools.
   const origins = new WeakMap<Tool, string>()
@@ -211,6 +235,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     skills,
     tools: [...(skills?.tools ?? []), ...http, ...(options.tools ?? [])],
     disabled: new Set(options.disableTools ?? []),
+    search,
     limits: {
       timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
@@ -265,6 +290,7 @@ interface ToolkitParts {
   /** Every tool but the MCP ones (which the MCP source keeps), in assembly order. */
   tools: Tool[]
   disabled: Set<string>
+  search: ToolSearchOptions | undefined
   limits: RunToolLimits
 }
 
@@ -280,9 +306,13 @@ class DefaultToolkit implements Toolkit {
   #closed: Promise<void> | undefined
   // Assembly warnings already given, so a rebuild after an MCP list change does not repeat them.
   readonly #warned = new Set<string>()
+  // Made on the first search: the index library loads only then.
+  #search: Promise<ToolSearch> | undefined
+  readonly searchOptions: ToolSearchOptions | undefined
 
   constructor(parts: ToolkitParts) {
     this.#parts = parts
+    this.searchOptions = parts.search
     for (const tool of parts.tools) checkName(tool)
     this.#rebuild()
     this.#checkDisabled()
@@ -364,6 +394,22 @@ class DefaultToolkit implements Toolkit {
     } catch {
       return true
     }
+  }
+
+  async search(query: string, options: SearchCallOptions = {}): Promise<ToolMatch[]> {
+    const limit = Math.min(
+      Math.max(
+        1,
+        Math.floor(Number(options.limit ?? this.searchOptions?.limit ?? DEFAULT_SEARCH_LIMIT)) || 1,
+      ),
+      MAX_SEARCH_LIMIT,
+    )
+    this.#search ??= import('../search/tool-index.js').then(
+      ({ ToolIndex }) => new ToolSearch(new ToolIndex(), this.searchOptions?.embeddings),
+    )
+    const search = await this.#search
+    // The list as it is now: a server's `list_changed` since the last search is indexed first.
+    return search.search(this.#list, typeof query === 'string' ? query : String(query), limit)
   }
 
   register(...tools: Tool[]): void {

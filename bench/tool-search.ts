@@ -1,0 +1,236 @@
+// What tool search finds and what it costs, on the data under bench/data/ (MetaTool, LiveMCPBench; the
+// user's request as the query). Each set is split once by a hash of the request: the ranking was tuned on
+// the `tune` part; the `holdout` part was kept for the last measurement. Run from the repository root:
+//
+//   npm run bench:search [-- --rounds 5]
+//
+// Figures: MetaTool R@1/5/10; LiveMCPBench task recall@5/10; the tool-definition share of a request with
+// search on against sending all 527 LiveMCPBench tools (the loop, a scripted model that searches for the
+// task and calls what it found); tk.search p50/p99 over 10,000 tools; index build per 1,000 tools; and the
+// same two with embeddings fused, through a scripted OpenAI-compatible embedding endpoint.
+
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createOpenAI } from '@ai-sdk/openai'
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider'
+import { MockLanguageModelV3 } from 'ai/test'
+import { createClient } from '../src/client/create-client.js'
+import type { Tool } from '../src/tool/types.js'
+import { createToolkit } from '../src/toolkit/create-toolkit.js'
+import { loadLiveMcpBench, loadMetaTool, type Part, type SearchDataSet } from './search/search-data.js'
+import { recallAt } from './search/search-quality.js'
+import { benchOption } from './side-by-side.js'
+
+const rounds = Number(benchOption('rounds', '5'))
+const SCALE = 10_000
+const TARGETS = { metaR5: 0.7, metaR10: 0.8, liveR10: 0.5, share: 0.1, p50: 2, buildPer1000: 250 }
+
+const percent = (value: number) => `${(value * 100).toFixed(1)} %`
+const fixed = (value: number) => value.toFixed(3)
+const median = (values: number[]) => quantile(values, 0.5)
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}
+const mark = (ok: boolean) => (ok ? 'meets' : 'MISSES')
+
+async function quality(name: string, data: SearchDataSet, ks: number[]) {
+  const toolkit = await createToolkit({ tools: data.tools, logger: { warn: () => {} } })
+  const rank = (query: string, limit: number) => toolkit.search(query, { limit })
+  const byPart: Record<Part, Record<number, number>> = {
+    tune: await recallAt({ data, rank, part: 'tune', ks }),
+    holdout: await recallAt({ data, rank, part: 'holdout', ks }),
+  }
+  const counts = (part: Part) => data.queries.filter((query) => query.part === part).length
+  for (const part of ['tune', 'holdout'] as const) {
+    const cells = ks.map((k) => `@${k} ${fixed(byPart[part][k] ?? 0)}`).join('  ')
+    console.log(
+      `  ${name.padEnd(13)} ${part.padEnd(8)} (${String(counts(part)).padStart(4)} requests)  ${cells}`,
+    )
+  }
+  await toolkit.close()
+  return byPart
+}
+
+/** A model that searches for the task, calls the first tool found with `{}`, then answers. */
+function searchingModel(task: string): MockLanguageModelV3 {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  }
+  const turn = (content: LanguageModelV3GenerateResult['content']): LanguageModelV3GenerateResult => ({
+    content,
+    finishReason: { unified: content[0]?.type === 'tool-call' ? 'tool-calls' : 'stop', raw: undefined },
+    usage,
+    warnings: [],
+  })
+  return new MockLanguageModelV3({
+    doGenerate: async (options: LanguageModelV3CallOptions) => {
+      const answers = options.prompt.filter((message) => message.role === 'tool')
+      if (answers.length === 0) {
+        return turn([
+          {
+            type: 'tool-call',
+            toolCallId: 's1',
+            toolName: 'search_tools',
+            input: JSON.stringify({ query: task }),
+          },
+        ])
+      }
+      if (answers.length === 1) {
+        const part = answers[0]?.content[0]
+        const output = part?.type === 'tool-result' && part.output.type === 'text' ? part.output.value : ''
+        const found = /^- ([\w-]+)/m.exec(output)?.[1] ?? 'search_tools'
+        return turn([{ type: 'tool-call', toolCallId: 'c1', toolName: found, input: '{}' }])
+      }
+      return turn([{ type: 'text', text: 'done' }])
+    },
+  })
+}
+
+async function requestShare(data: SearchDataSet): Promise<{ share: number; searched: number; all: number }> {
+  const plain = await createToolkit({ tools: data.tools, logger: { warn: () => {} } })
+  const searching = await createToolkit({ tools: data.tools, logger: { warn: () => {} }, search: {} })
+  const sizes = { searched: 0, all: 0, requests: 0 }
+  for (const task of data.queries) {
+    for (const [toolkit, key] of [
+      [plain, 'all'],
+      [searching, 'searched'],
+    ] as const) {
+      const model = searchingModel(task.query)
+      await createClient({ model }).run(task.query, { toolkit })
+      for (const call of model.doGenerateCalls) {
+        sizes[key] += JSON.stringify(call.tools ?? []).length
+        if (key === 'all') sizes.requests++
+      }
+    }
+  }
+  await plain.close()
+  await searching.close()
+  return {
+    share: sizes.searched / sizes.all,
+    searched: sizes.searched / sizes.requests,
+    all: sizes.all / sizes.requests,
+  }
+}
+
+/** 10,000 tools: the benchmark's 726 tools again and again, each copy its own name. */
+function manyTools(pool: readonly Tool[]): Tool[] {
+  return Array.from({ length: SCALE }, (_, index) => {
+    const tool = pool[index % pool.length] as Tool
+    return { ...tool, name: `${tool.name.slice(0, 50)}_${Math.floor(index / pool.length)}` }
+  })
+}
+
+async function speed(tools: Tool[], queries: string[], embeddings?: Parameters<typeof createToolkit>[0]) {
+  const builds: number[] = []
+  const times: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    const toolkit = await createToolkit({ tools, logger: { warn: () => {} }, ...embeddings })
+    // The first search builds the index (and, with embeddings, embeds every tool).
+    const start = performance.now()
+    await toolkit.search(queries[0] as string, { limit: 8 })
+    builds.push(performance.now() - start)
+    for (const query of queries.slice(1)) {
+      const begin = performance.now()
+      await toolkit.search(query, { limit: 8 })
+      times.push(performance.now() - begin)
+    }
+    await toolkit.close()
+  }
+  return {
+    buildPer1000: (median(builds) / tools.length) * 1000,
+    p50: quantile(times, 0.5),
+    p99: quantile(times, 0.99),
+  }
+}
+
+/** An OpenAI-compatible `/embeddings` endpoint: a 256-dimension hashed bag of words per input. */
+async function scriptedEmbeddings(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] }
+      const data = body.input.map((text, index) => {
+        const vector = new Array<number>(256).fill(0)
+        for (const word of text.toLowerCase().split(/\W+/)) {
+          let hash = 0
+          for (let at = 0; at < word.length; at++) hash = (hash * 31 + word.charCodeAt(at)) | 0
+          vector[Math.abs(hash) % 256] = (vector[Math.abs(hash) % 256] ?? 0) + 1
+        }
+        return { object: 'embedding', index, embedding: vector }
+      })
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data,
+          model: 'scripted',
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+const meta = loadMetaTool()
+const live = loadLiveMcpBench()
+console.log(
+  `tool search on ${meta.tools.length} MetaTool and ${live.tools.length} LiveMCPBench tools (${rounds} rounds for timings)\n`,
+)
+console.log('ranking (tk.search, the user request as the query)')
+const metaRecall = await quality('MetaTool', meta, [1, 5, 10])
+const liveRecall = await quality('LiveMCPBench', live, [5, 10])
+
+const share = await requestShare(live)
+console.log('\ntool definitions per request, the loop over the 527 LiveMCPBench tools (search, call, answer)')
+console.log(
+  `  all tools      ${Math.round(share.all).toLocaleString('en')} characters (~${Math.round(share.all / 4).toLocaleString('en')} tokens)`,
+)
+console.log(
+  `  search on      ${Math.round(share.searched).toLocaleString('en')} characters (~${Math.round(share.searched / 4).toLocaleString('en')} tokens)`,
+)
+console.log(`  share          ${percent(share.share)}`)
+
+const many = manyTools([...live.tools, ...meta.tools])
+const queries = meta.queries
+  .filter((query) => query.part === 'holdout')
+  .slice(0, 500)
+  .map((query) => query.query)
+const lexical = await speed(many, queries)
+const endpoint = await scriptedEmbeddings()
+const embedding = createOpenAI({ baseURL: endpoint.url, apiKey: 'scripted' }).embedding('scripted-embedding')
+const fused = await speed(many, queries.slice(0, 200), { search: { embeddings: embedding } })
+await endpoint.close()
+console.log(`\ntk.search over ${SCALE.toLocaleString('en')} tools (limit 8)`)
+console.log(
+  `  full text      p50 ${lexical.p50.toFixed(2)} ms  p99 ${lexical.p99.toFixed(2)} ms  build ${lexical.buildPer1000.toFixed(0)} ms per 1,000 tools`,
+)
+console.log(
+  `  + embeddings   p50 ${fused.p50.toFixed(2)} ms  p99 ${fused.p99.toFixed(2)} ms  first search (embeds every tool) ${fused.buildPer1000.toFixed(0)} ms per 1,000 tools`,
+)
+
+console.log('\ntargets (holdout part)')
+const holdMeta = metaRecall.holdout
+const holdLive = liveRecall.holdout
+console.log(
+  `  MetaTool R@5 ${fixed(holdMeta[5] ?? 0)} ≥ ${TARGETS.metaR5}: ${mark((holdMeta[5] ?? 0) >= TARGETS.metaR5)}`,
+)
+console.log(
+  `  MetaTool R@10 ${fixed(holdMeta[10] ?? 0)} ≥ ${TARGETS.metaR10}: ${mark((holdMeta[10] ?? 0) >= TARGETS.metaR10)}`,
+)
+console.log(
+  `  LiveMCPBench recall@10 ${fixed(holdLive[10] ?? 0)} ≥ ${TARGETS.liveR10}: ${mark((holdLive[10] ?? 0) >= TARGETS.liveR10)}`,
+)
+console.log(`  definition share ${percent(share.share)} ≤ 10 %: ${mark(share.share <= TARGETS.share)}`)
+console.log(`  p50 ${lexical.p50.toFixed(2)} ms ≤ 2 ms: ${mark(lexical.p50 <= TARGETS.p50)}`)
+console.log(
+  `  build ${lexical.buildPer1000.toFixed(0)} ms ≤ 250 ms per 1,000: ${mark(lexical.buildPer1000 <= TARGETS.buildPer1000)}`,
+)
