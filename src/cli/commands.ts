@@ -54,7 +54,8 @@ export const COMMANDS: readonly CliCommand[] = [
     usage: '"<query>"',
     summary: 'the tools that best match a request, best first (--limit, default 8)',
     prepare: (rest, { values }) => readSearch(rest, values.limit),
-    run: (toolkit, prepared, { values }) => printSearch(toolkit, prepared as SearchRequest, values.json === true),
+    run: (toolkit, prepared, { values }) =>
+      printSearch(toolkit, prepared as SearchRequest, values.json === true),
   },
 ]
 
@@ -74,7 +75,11 @@ function readSearch(rest: readonly string[], given: string | undefined): SearchR
   return { query, limit }
 }
 
-async function printSearch(toolkit: Toolkit, { query, limit }: SearchRequest, json: boolean): Promise<number> {
+async function printSearch(
+  toolkit: Toolkit,
+  { query, limit }: SearchRequest,
+  json: boolean,
+): Promise<number> {
   const matches = await toolkit.search(query, { limit })
   if (json) process.stdout.write(`${JSON.stringify(matches, null, 2)}\n`)
   else
