@@ -70,7 +70,9 @@ function readSearch(rest: readonly string[], given: string | undefined): SearchR
   const limit = given === undefined ? 8 : Number(given)
   if (query === '') throw new UsageError('search needs a query: toolnexus search "email the weekly report"')
   if (!(Number.isInteger(limit) && limit >= 1 && limit <= 50)) {
-    throw new UsageError(`--limit must be a whole number from 1 to 50; got ${given}.`)
+    throw new UsageError(
+      `--limit must be a whole number from 1 to 50 (toolnexus search "<query>" --limit 5); got ${given}.`,
+    )
   }
   return { query, limit }
 }
