@@ -362,7 +362,7 @@ class LoopClient<Message> implements Client<Message> {
         system: options.system,
         resume: { state: durable.state, approvals: options.approvals },
       }
-      return this.#runDurably(payload, durable.runId, options, mode, stop)
+      return this.#runDurably(payload, durable.runId, options, mode)
     }
     return runLoop({
       transport: this.#transport,
@@ -446,7 +446,7 @@ class LoopClient<Message> implements Client<Message> {
     if (this.#durable !== undefined) {
       const runId = options.runId ?? crypto.randomUUID()
       const payload = { prompt, history: options.history ?? [], system: options.system, runId }
-      return this.#runDurably(payload, runId, options, mode, stop)
+      return this.#runDurably(payload, runId, options, mode)
     }
     return runLoop({
       transport: this.#transport,
@@ -462,13 +462,15 @@ class LoopClient<Message> implements Client<Message> {
     })
   }
 
-  /** A run as a durable run: this client and the run's toolkit serve it; the engine runs it. */
+  /**
+   * A run as a durable run: this client and the run's toolkit serve it; the engine runs it. A stream's
+   * consumer that leaves early does not stop it (it finishes and is recorded); `signal` aborts it.
+   */
   async *#runDurably(
     payload: DurablePayload<Message>,
     runId: string,
     options: RunOptions<Message>,
     mode: 'generate' | 'stream',
-    stop: AbortSignal | undefined,
   ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
     const runner = this.#durable as DurableRunner
     const transport = await this.#transport
@@ -483,7 +485,6 @@ class LoopClient<Message> implements Client<Message> {
       listeners: this.#listeners,
       stream: mode === 'stream',
       signal: options.signal,
-      stop,
     })
   }
 
@@ -505,7 +506,6 @@ class LoopClient<Message> implements Client<Message> {
       toolkit,
       system: payload.system,
       signal: listener?.signal,
-      ...(listener?.stop === undefined ? {} : { stop: listener.stop }),
       mode: stream ? 'stream' : 'generate',
       runId: payload.runId,
       durable: { steps, emit: stream ? listener?.push : undefined },

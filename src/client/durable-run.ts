@@ -22,8 +22,6 @@ export interface DurablePayload<Message> {
 export interface DurableListener<Message> {
   push(event: RunEvent<Message>): void
   signal: AbortSignal | undefined
-  /** Aborted when a stream's consumer left before the run ended. */
-  stop?: AbortSignal | undefined
   stream: boolean
 }
 
@@ -91,9 +89,8 @@ export async function* runDurably<Message>(options: {
   listeners: Map<string, DurableListener<Message>>
   stream: boolean
   signal: AbortSignal | undefined
-  stop?: AbortSignal | undefined
 }): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
-  const { runner, runId, worker, payload, listeners, stream, signal, stop } = options
+  const { runner, runId, worker, payload, listeners, stream, signal } = options
   const input: DurableRunInput = { runId, worker, payload }
   if (!stream) {
     if (signal === undefined) return (await runner.run(input)) as RunResult<Message>
@@ -113,7 +110,6 @@ export async function* runDurably<Message>(options: {
       wake?.()
     },
     signal,
-    stop,
     stream: true,
   })
   const running = runner.run(input).then(

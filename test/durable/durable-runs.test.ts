@@ -99,7 +99,7 @@ describe.each(transports)('a durable run over the $name transport', (transport) 
       expect(transport.requests()).toBe(requests)
       expect(sideEffects(file)).toStrictEqual(lines)
     },
-    180_000,
+    300_000,
   )
 
   it.runIf(havePostgres)(
@@ -133,7 +133,7 @@ describe.each(transports)('a durable run over the $name transport', (transport) 
       expect(transport.requests()).toBe(requests)
       expect(sideEffects(file).filter((line) => line.startsWith('done '))).toHaveLength(1)
     },
-    180_000,
+    300_000,
   )
 })
 
@@ -167,7 +167,7 @@ describe('durable runs on several workers', () => {
         `done ${key} ${order}`,
       ])
     },
-    180_000,
+    300_000,
   )
 
   it.runIf(havePostgres)(
@@ -207,6 +207,6 @@ describe('durable runs on several workers', () => {
       const done = sideEffects(file).filter((line) => line.startsWith('done '))
       expect(done.map((line) => line.split(' ')[2]).sort()).toStrictEqual(all.map((run) => run.prompt).sort())
     },
-    240_000,
+    420_000,
   )
 })

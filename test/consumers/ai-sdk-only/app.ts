@@ -11,6 +11,7 @@ import {
   type RunResult,
   type Toolkit,
 } from 'toolnexus'
+import type { DbosRunner } from 'toolnexus/dbos'
 import { createChatHandler } from 'toolnexus/next'
 import { z } from 'zod'
 
@@ -36,4 +37,11 @@ export async function ask(question: string): Promise<RunResult<ModelMessage> | u
     if (AbortError.isInstance(error)) return undefined
     throw error
   }
+}
+
+// Durable runs: the DBOS runner's declarations compile without @dbos-inc/dbos-sdk installed.
+export async function durableRun(durable: DbosRunner, toolkit: Toolkit): Promise<string> {
+  const client = createClient({ model: openai('gpt-5-mini'), durable })
+  const result = await client.run('Refund order 42', { toolkit, runId: 'order-42' })
+  return result.text
 }
