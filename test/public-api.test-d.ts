@@ -6,6 +6,8 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { expectTypeOf } from 'vitest'
 import {
   type AnthropicTool,
+  type ApprovalErrorCode,
+  type ClaimStore,
   ConfigError,
   createClient,
   createToolkit,
@@ -80,6 +82,16 @@ createClient({
   model: 'gemini-2.5-flash',
   store: new InMemoryConversationStore(),
 })
+
+// Every store claims; `claims` takes any of them, with a secret and an approval TTL.
+expectTypeOf(new InMemoryConversationStore()).toExtend<ClaimStore>()
+createClient({
+  model: new MockLanguageModelV4(),
+  secret: 'a secret every instance shares',
+  claims: new InMemoryConversationStore(),
+  approvalTtlSeconds: 3_600,
+})
+expectTypeOf<'expired-approval'>().toExtend<ApprovalErrorCode>()
 
 // Events are a discriminated union, narrowed by `type`.
 declare const event: RunEvent<ModelMessage>
