@@ -7,6 +7,8 @@ import { expectTypeOf } from 'vitest'
 import { createDbosRunner, type DbosRunner } from '../src/dbos/index.js'
 import {
   type AnthropicTool,
+  type ApprovalErrorCode,
+  type ClaimStore,
   ConfigError,
   createClient,
   createToolkit,
@@ -101,6 +103,16 @@ declare const getSave: {
   save(id: string, messages: ModelMessage[]): Promise<void>
 }
 createClient({ model: new MockLanguageModelV4(), store: fromGetSaveStore(getSave) })
+
+// Every store claims; `claims` takes any of them, with a secret and an approval TTL.
+expectTypeOf(new InMemoryConversationStore()).toExtend<ClaimStore>()
+createClient({
+  model: new MockLanguageModelV4(),
+  secret: 'a secret every instance shares',
+  claims: new InMemoryConversationStore(),
+  approvalTtlSeconds: 3_600,
+})
+expectTypeOf<'expired-approval'>().toExtend<ApprovalErrorCode>()
 
 // Events are a discriminated union, narrowed by `type`.
 declare const event: RunEvent<ModelMessage>

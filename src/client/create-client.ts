@@ -173,9 +173,10 @@ export interface Client<Message> {
   ask(prompt: string | undefined, options: AskOptions<Message>): Promise<RunResult<Message>>
   /**
    * Goes on with a suspended run: approved calls run, denied ones answer the model with an error saying
-   * the user declined, and the loop continues; calls left unanswered keep it suspended. Rejects with an
-   * `ApprovalError`, having run nothing, when the state or an answer was altered, replayed, or is for
-   * another call.
+   * the user declined, and the loop continues; calls left unanswered keep it suspended. The run is
+   * claimed first (in `claims`, else the process's guard): it is answered once. Rejects with an
+   * `ApprovalError`, having run nothing, when the state or an answer was altered, replayed, expired, or is
+   * for another call.
    */
   resume(state: RunState | string, options: ResumeOptions<Message>): Promise<RunResult<Message>>
   /** `resume` with the streaming model call, yielding events like `stream`. */

@@ -384,7 +384,7 @@ describe(`createChatHandler with a @google/genai client (ai ${aiMajor})`, () => 
       const handler =
         mode === 'store'
           ? createChatHandler({ client, toolkit, system: 'Be brief.', store })
-          : createChatHandler({ client, toolkit, system: 'Be brief.', secret: SECRET })
+          : createChatHandler({ client, toolkit, system: 'Be brief.', secret: SECRET, claims: store })
       const question = userMessage('u1', 'Delete a.txt')
       const first = await chatThrough(handler, [question])
       expect(first.errors).toStrictEqual([])

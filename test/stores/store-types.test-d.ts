@@ -6,6 +6,7 @@ import { MockLanguageModelV4 } from 'ai/test'
 import pg from 'pg'
 import { createClient as createRedisClient } from 'redis'
 import { expectTypeOf } from 'vitest'
+import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import type { Client, GenAIMessage } from '../../src/client/create-client.js'
 import { createClient } from '../../src/client/create-client.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
@@ -18,6 +19,9 @@ expectTypeOf(new pg.Client()).toExtend<PostgresPoolLike>()
 
 const model = new MockLanguageModelV4()
 createClient({ model, store: createRedisStore({ url: 'redis://127.0.0.1:6379' }) })
+// The database stores are claim stores for `claims`.
+expectTypeOf(createRedisStore({ url: 'redis://127.0.0.1:6379' })).toExtend<ClaimStore>()
+expectTypeOf(createPostgresStore({ connectionString: 'postgres://db/app' })).toExtend<ClaimStore>()
 createClient({ model, store: createPostgresStore({ connectionString: 'postgres://x@y/z' }) })
 const genai = new GoogleGenAI({ apiKey: 'k' })
 expectTypeOf(
