@@ -14,9 +14,10 @@ export interface DefineToolOptions<Schema extends InputSchema | undefined = Inpu
   /** What the tool does and when to use it; the model reads this. */
   description: string
   /**
-   * JSON Schema, zod, Standard Schema or an AI SDK `Schema`. Omitted: a tool without arguments. The
-   * arguments of `execute` are typed from it: a zod or Standard Schema's input type, the type of an AI
-   * SDK `jsonSchema<T>()`, or what a JSON Schema literal describes (written inline, or `as const`).
+   * JSON Schema, zod, a zod shape (`{ city: z.string() }`), Standard Schema or an AI SDK `Schema`. Omitted:
+   * a tool without arguments. The arguments of `execute` are typed from it: a zod or Standard Schema's
+   * input type, the object a zod shape describes, the type of an AI SDK `jsonSchema<T>()`, or what a JSON
+   * Schema literal describes (written inline, or `as const`).
    */
   inputSchema?: Schema
   /**

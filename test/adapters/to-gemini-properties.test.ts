@@ -97,63 +97,81 @@ function toolOf(inputSchema: JSONSchema): Tool {
 }
 
 const runs = { numRuns: 400 }
+// Hundreds of generated schemas each: pure CPU work, which a loaded machine can stretch many times over.
+const PROPERTY_TIMEOUT_MS = 240_000
 
 describe('toGemini over generated JSON Schemas', () => {
-  it('stays inside the subset, never throws, and leaves the input as it was', () => {
-    fc.assert(
-      fc.property(rootSchema, (input) => {
-        // As JSON text: generated objects may have a null prototype, which a structured clone would not keep.
-        const before = JSON.stringify(input)
-        const tools = toGemini([toolOf(input)])
-        expect(geminiToolsProblems(tools)).toStrictEqual([])
-        expect(JSON.stringify(input)).toBe(before)
-      }),
-      runs,
-    )
-  })
+  it(
+    'stays inside the subset, never throws, and leaves the input as it was',
+    () => {
+      fc.assert(
+        fc.property(rootSchema, (input) => {
+          // As JSON text: generated objects may have a null prototype, which a structured clone would not keep.
+          const before = JSON.stringify(input)
+          const tools = toGemini([toolOf(input)])
+          expect(geminiToolsProblems(tools)).toStrictEqual([])
+          expect(JSON.stringify(input)).toBe(before)
+        }),
+        runs,
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 
-  it('never throws on anything at all, and its output is plain JSON sharing nothing with the input', () => {
-    fc.assert(
-      fc.property(fc.oneof(rootSchema, fc.object(), fc.jsonValue()), (input) => {
-        const lowered = convertJsonSchemaToGeminiSchema(input as JSONSchema)
-        expect(lowered.type).toBe('object')
-        expect(lowered).toStrictEqual(JSON.parse(JSON.stringify(lowered)))
-        expect(
-          geminiSubsetProblems(lowered).filter((problem) => !problem.includes('must not be empty')),
-        ).toStrictEqual([])
-      }),
-      runs,
-    )
-  })
+  it(
+    'never throws on anything at all, and its output is plain JSON sharing nothing with the input',
+    () => {
+      fc.assert(
+        fc.property(fc.oneof(rootSchema, fc.object(), fc.jsonValue()), (input) => {
+          const lowered = convertJsonSchemaToGeminiSchema(input as JSONSchema)
+          expect(lowered.type).toBe('object')
+          expect(lowered).toStrictEqual(JSON.parse(JSON.stringify(lowered)))
+          expect(
+            geminiSubsetProblems(lowered).filter((problem) => !problem.includes('must not be empty')),
+          ).toStrictEqual([])
+        }),
+        runs,
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 
-  it('keeps every argument of a plain object root (a name Gemini refuses as its sent name), and its required ones', () => {
-    fc.assert(
-      fc.property(rootSchema, (generated) => {
-        const { oneOf: _oneOf, allOf: _allOf, ...input } = generated
-        const names = Object.keys((input.properties as Record<string, unknown>) ?? {})
-        const sent = renamedProperties(names)
-        const lowered = convertJsonSchemaToGeminiSchema(input)
-        expect(Object.keys(lowered.properties ?? {}).sort()).toStrictEqual(
-          names.map((name) => sent.get(name) ?? name).sort(),
-        )
-        const required = ((input.required as string[] | undefined) ?? []).filter((name) =>
-          names.includes(name),
-        )
-        expect(lowered.required ?? []).toStrictEqual(
-          [...new Set(required)].map((name) => sent.get(name) ?? name),
-        )
-      }),
-      runs,
-    )
-  })
+  it(
+    'keeps every argument of a plain object root (a name Gemini refuses as its sent name), and its required ones',
+    () => {
+      fc.assert(
+        fc.property(rootSchema, (generated) => {
+          const { oneOf: _oneOf, allOf: _allOf, ...input } = generated
+          const names = Object.keys((input.properties as Record<string, unknown>) ?? {})
+          const sent = renamedProperties(names)
+          const lowered = convertJsonSchemaToGeminiSchema(input)
+          expect(Object.keys(lowered.properties ?? {}).sort()).toStrictEqual(
+            names.map((name) => sent.get(name) ?? name).sort(),
+          )
+          const required = ((input.required as string[] | undefined) ?? []).filter((name) =>
+            names.includes(name),
+          )
+          expect(lowered.required ?? []).toStrictEqual(
+            [...new Set(required)].map((name) => sent.get(name) ?? name),
+          )
+        }),
+        runs,
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 
-  it('is idempotent: lowering a lowered schema changes nothing', () => {
-    fc.assert(
-      fc.property(rootSchema, (input) => {
-        const once = convertJsonSchemaToGeminiSchema(input)
-        expect(convertJsonSchemaToGeminiSchema(once as JSONSchema)).toStrictEqual(once)
-      }),
-      runs,
-    )
-  })
+  it(
+    'is idempotent: lowering a lowered schema changes nothing',
+    () => {
+      fc.assert(
+        fc.property(rootSchema, (input) => {
+          const once = convertJsonSchemaToGeminiSchema(input)
+          expect(convertJsonSchemaToGeminiSchema(once as JSONSchema)).toStrictEqual(once)
+        }),
+        runs,
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 })

@@ -69,5 +69,5 @@ describe('a suspended run resumes in another process', () => {
       text: 'got deleted a.txt | sunny in Oslo',
       ran: ['delete_file a.txt'],
     })
-  })
+  }, 180_000) // a second Node process through tsx: slow on a loaded machine
 })

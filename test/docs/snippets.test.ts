@@ -41,7 +41,7 @@ describe('documentation snippets', () => {
     ])
   })
 
-  it('type-checks every snippet as its own strict module', { timeout: 300_000 }, () => {
+  it('type-checks every snippet as its own strict module', { timeout: 360_000 }, () => {
     const files = snippets.map((snippet, index) => {
       const file = join(workDir, `snippet-${index}.ts`)
       // `export {}` makes a snippet without imports a module too, so top-level await is allowed.

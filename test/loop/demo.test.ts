@@ -74,7 +74,8 @@ describe('the scripted demo model decides from what it is given', () => {
 })
 
 it('npm run demo runs offline through the MCP server, the skill and a native tool', {
-  timeout: 60_000,
+  // npx, tsx, the MCP server and the scripted model: minutes on a loaded machine.
+  timeout: 240_000,
 }, async () => {
   const environment = { ...process.env }
   for (const key of [
@@ -85,7 +86,7 @@ it('npm run demo runs offline through the MCP server, the skill and a native too
   ]) {
     delete environment[key]
   }
-  const { stdout } = await run('npx', ['tsx', 'examples/demo.ts'], { env: environment, timeout: 50_000 })
+  const { stdout } = await run('npx', ['tsx', 'examples/demo.ts'], { env: environment, timeout: 220_000 })
   expect(stdout).toContain('mcp server "everything": connected')
   expect(stdout).toContain('→ skill {"name":"hello-world"}')
   expect(stdout).toContain('→ get_weather {"city":"Chennai"}')

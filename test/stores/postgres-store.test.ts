@@ -128,5 +128,5 @@ describe.runIf(available)('Postgres store that is down', () => {
       await store.close()
       await server.stop()
     }
-  })
+  }, 180_000) // Postgres stopped and started again: slow on a loaded machine
 })
