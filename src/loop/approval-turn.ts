@@ -206,12 +206,12 @@ export async function suspendRun<Message>(
 export async function openResume(
   resume: { state: unknown; approvals: unknown },
   keys: RunStateKeys,
-  guard: ApprovalGuard,
+  claim: ApprovalGuard['claim'],
 ): Promise<ResumedRun> {
   const trusted = takeVouched(resume.state)
   const state = await openRunState(keys, resume.state, { trusted })
   const answers = checkApprovals({ state, approvals: resume.approvals })
-  if (!trusted) await guard.claim(state)
+  if (!trusted) await claim(state)
   const calls: HoldableCall[] = []
   const presets: Array<CallPreset | undefined> = []
   const toolCalls: ModelToolCall[] = []

@@ -109,10 +109,18 @@ export async function* runLoop<Message>(
     scope.check()
     let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
     // A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered.
+    const { approvalGuard } = settings
+    // In a durable run the claim is a recorded step: a replay after a crash takes the claim it won
+    // instead of claiming again (and losing to itself).
+    const steps = input.durable?.steps
+    const claim: ApprovalGuard['claim'] =
+      steps === undefined
+        ? (run) => approvalGuard.claim(run)
+        : (run) => steps.step('claim', () => approvalGuard.claim(run))
     let resumed =
       input.resume === undefined
         ? undefined
-        : await scope.race(openResume(input.resume, settings.runState, settings.approvalGuard))
+        : await scope.race(openResume(input.resume, settings.runState, claim))
     const messages =
       resumed !== undefined
         ? (resumed.messages as Message[])
