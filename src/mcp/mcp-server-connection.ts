@@ -21,6 +21,7 @@ import {
   type ResourceTemplate,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
+import { Agent, fetch as undiciFetch } from 'undici'
 import { McpRequestError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
 import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
@@ -66,6 +67,8 @@ interface Session {
   lost: string | undefined
   /** How much stderr the process had written when the session became usable; later output explains a crash. */
   stderrMark: number
+  /** A remote session's own connection pool: closing the session ends every socket it opened. */
+  sockets?: Agent
 }
 
 const CLIENT_INFO = { name: 'toolnexus', version: VERSION }
@@ -549,14 +552,26 @@ export class McpServerConnection {
     // With OAuth the first attempt may end in the authorization step: the host hands back a code, it is
     // exchanged for tokens, and the next attempt connects with them.
     for (let attempt = 1; ; attempt++) {
+      // The session's requests go through a pool of its own, so closing it ends every socket it opened:
+      // the ones a silent server holds (a request, an event stream) and the idle kept-alive ones.
+      const sockets = new Agent()
       // Answers are read within the MCP message size limit, as a stdio server's output is.
-      const fetch = boundedMcpFetch()
+      const fetch = boundedMcpFetch(
+        (url, init) => undiciFetch(url, { ...init, dispatcher: sockets } as never) as Promise<never>,
+      )
       const options = { requestInit, fetch, ...(authProvider === undefined ? {} : { authProvider }) }
       const transport =
         kind === 'sse'
           ? new SSEClientTransport(plan.url, options)
           : new StreamableHTTPClientTransport(plan.url, options)
-      const session: Session = { client: this.#newClient(), transport, kind, lost: undefined, stderrMark: 0 }
+      const session: Session = {
+        client: this.#newClient(),
+        transport,
+        kind,
+        lost: undefined,
+        stderrMark: 0,
+        sockets,
+      }
       try {
         return await initialize(session, plan.timeoutMs)
       } catch (error) {
@@ -744,6 +759,9 @@ async function closeSession(session: Session): Promise<void> {
   await session.client.close().catch(() => undefined)
   // The client lets go of a transport that already closed itself; make sure the process is gone anyway.
   await transport.close().catch(() => undefined)
+  // Whatever is still open (an aborted request's socket, an idle kept-alive one) is destroyed, not left
+  // to the server's keep-alive timeout or to a server that never answers.
+  await session.sockets?.destroy().catch(() => undefined)
 }
 
 function isSessionGone(error: unknown): boolean {

@@ -44,16 +44,51 @@ function parentIds(): Map<number, number> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // `pid (comm) state ppid …`; comm may hold spaces and parentheses, so read after the last `)`.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      if (Number.isInteger(ppid)) parents.set(Number(entry), ppid)
-    } catch {
-      // The process exited while being read.
-    }
+    const ppid = procStat(Number(entry))?.ppid
+    if (ppid !== undefined) parents.set(Number(entry), ppid)
   }
   return parents
+}
+
+/** `state ppid pgrp` of a process from `/proc/<pid>/stat`; undefined when it cannot be read. */
+function procStat(pid: number): { state: string; ppid: number; pgrp: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so read after the last `)`.
+    const [state = '', ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ids = [Number(ppid), Number(pgrp)]
+    return ids.every(Number.isInteger) ? { state, ppid: ids[0] as number, pgrp: ids[1] as number } : undefined
+  } catch {
+    // The process exited while being read.
+    return undefined
+  }
+}
+
+/**
+ * Whether a process group still has a member that runs. A zombie (exited, not yet reaped by its parent
+ * or by init, which may be slow to do so in a container) counts as ended, as it does in `processAlive`:
+ * nothing is left to signal, and waiting for the reaper would hold up `close()` and the host's exit.
+ *
+ * @example
+ * groupRunning(child.pid) // false once the server and what it started have exited
+ */
+export function groupRunning(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return true
+  }
+  return entries.some((entry) => {
+    if (!/^\d+$/.test(entry)) return false
+    const stat = procStat(Number(entry))
+    return stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X'
+  })
 }
 
 function fromPs(): Map<number, number> {
@@ -83,10 +118,6 @@ export function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return true
-  }
+  const state = procStat(pid)?.state
+  return state !== 'Z' && state !== 'X'
 }

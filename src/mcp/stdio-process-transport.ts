@@ -3,7 +3,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { BoundedLineReader, tooLargeMessage } from './bounded-line-reader.js'
-import { descendantsOf, processAlive } from './process-tree.js'
+import { descendantsOf, groupRunning, processAlive } from './process-tree.js'
 
 /**
  * How to start a local MCP server.
@@ -301,13 +301,7 @@ function signalTree(
 }
 
 function groupAlive(pid: number): boolean {
-  if (!OWN_PROCESS_GROUP) return false
-  try {
-    process.kill(-pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return OWN_PROCESS_GROUP && groupRunning(pid)
 }
 
 function delay(ms: number): Promise<void> {

@@ -228,6 +228,32 @@ describe('close() and a grandchild in its own session', () => {
   )
 })
 
+describe('close() and a zombie left in the server group', () => {
+  it.skipIf(process.platform === 'win32')(
+    'is done once the server exits: an exited, unreaped process is not waited for until SIGKILL',
+    async () => {
+      const marker = `zombie-${randomUUID()}`
+      const toolkit = await createToolkit({
+        logger: recordingLogger().logger,
+        mcpConfig: { mcpServers: { parent: stdioServer('--leave-zombie', '--marker', marker) } },
+      })
+      try {
+        expect(toolkit.mcpStatus()).toStrictEqual({ parent: 'connected' })
+        const started = Date.now()
+        await toolkit.close()
+        const elapsed = Date.now() - started
+        console.log(`[mcp] close() with a zombie in the server group took ${elapsed} ms`)
+        // Waiting on the zombie costs the SIGTERM grace and the SIGKILL wait (3 s and more); a generous
+        // bound below that still holds on a loaded machine.
+        expect(elapsed).toBeLessThan(2500)
+      } finally {
+        for (const found of processesWithMarker(marker)) process.kill(found, 'SIGKILL')
+      }
+    },
+    40_000,
+  )
+})
+
 describe('parallel connect', () => {
   it('loads ten servers in about the time of the slowest, not the sum', async () => {
     const delayMs = 1000
