@@ -73,13 +73,10 @@ function makeSnippetDir(): string {
     './next': 'next/index',
     './redis': 'redis/index',
     './postgres': 'postgres/index',
+    './mcp-server': 'mcp-server/index',
+    './dbos': 'dbos/index',
   }
-  const exports = Object.fromEntries(
-    [...Object.entries(entries), ['./mcp-server', 'mcp-server/index']].map(([key, file]) => [
-      key,
-      `./src/${file}.ts`,
-    ]),
-  )
+  const exports = Object.fromEntries(Object.entries(entries).map(([key, file]) => [key, `./src/${file}.ts`]))
   writeFileSync(join(shim, 'package.json'), JSON.stringify({ name: 'toolnexus', type: 'module', exports }))
   return dir
 }
