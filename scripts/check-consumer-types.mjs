@@ -18,8 +18,12 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
 let failed = 0
 
 try {
+  // The build ran before this script (CI builds first); prepack's build would write to stdout here.
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
   )[0].filename
   const unpacked = join(work, 'package')
   execFileSync('tar', ['-xzf', join(work, packed), '-C', work])
