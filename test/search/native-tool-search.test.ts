@@ -90,12 +90,16 @@ describe("search.native: 'auto'", () => {
     expect(
       first.body.tools.find((tool: { name: string }) => tool.name === PINNED).defer_loading,
     ).toBeUndefined()
-    expect(first.body.tools.find((tool: { name: string }) => tool.name === plan.found[0])).toStrictEqual({
+    // @ai-sdk/openai 4 sends `strict: false`; 3 (with ai 6) leaves it out, which means the same.
+    const { strict, ...deferred } = first.body.tools.find(
+      (tool: { name: string }) => tool.name === plan.found[0],
+    )
+    expect([false, undefined]).toContain(strict)
+    expect(deferred).toStrictEqual({
       type: 'function',
       name: 'yahoo-finance_get_current_stock_price',
       description: 'Get the current stock price based on stock symbol.',
       parameters: expect.objectContaining({ type: 'object' }),
-      strict: false,
       defer_loading: true,
     })
     expect(second.body.tools).toStrictEqual(first.body.tools)
