@@ -48,5 +48,3 @@ export async function createGenAIDemo(options: { system?: string; model?: string
     close: () => server.close(),
   }
 }
-
-export default createGenAIDemo

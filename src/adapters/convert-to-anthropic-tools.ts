@@ -39,7 +39,7 @@ export function toAnthropic(tools: readonly Tool[]): AnthropicTool[] {
  * @example
  * withSendableNames({ type: 'object', properties: { 'filter[id]': { type: 'string' } } }).properties // { filter_id_: … }
  */
-export function withSendableNames(schema: JSONSchema): JSONSchema {
+function withSendableNames(schema: JSONSchema): JSONSchema {
   // Many MCP servers leave `type` out of the root; Anthropic and OpenAI insist on `type: 'object'` there.
   if (schema.type === undefined) return withSendableNames({ type: 'object', ...schema })
   const properties = schema.properties

@@ -114,7 +114,7 @@ function lowered(tool: Tool, logger: Logger | undefined): GeminiFunctionDeclarat
  * @example
  * simplifiedWarning('deep_tool', 12)
  */
-export function simplifiedWarning(name: string, simplified: number): string {
+function simplifiedWarning(name: string, simplified: number): string {
   return `Tool "${name}": its input schema is too large or too deeply nested to lower in full for Gemini; ${simplified} part${simplified === 1 ? ' is' : 's are'} described instead of expanded.`
 }
 

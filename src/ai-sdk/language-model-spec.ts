@@ -3,7 +3,7 @@
 // `@ai-sdk/provider`, and a user has only one of them installed.
 
 /** A JSON value, as the specification types it. */
-export type JSONValue = null | string | number | boolean | Readonly<JSONObject> | readonly JSONValue[]
+type JSONValue = null | string | number | boolean | Readonly<JSONObject> | readonly JSONValue[]
 /** A JSON object, as the specification types it. */
 export type JSONObject = { [key: string]: JSONValue | undefined }
 
@@ -30,7 +30,7 @@ export type SpecFileData =
   | { type: 'text'; text: string }
 
 /** A text part of a prompt message. */
-export interface SpecTextPart {
+interface SpecTextPart {
   type: 'text'
   text: string
   providerOptions?: ProviderOptions
@@ -46,7 +46,7 @@ export interface SpecFilePart {
 }
 
 /** A reasoning part of an assistant prompt message. */
-export interface SpecReasoningPart {
+interface SpecReasoningPart {
   type: 'reasoning'
   text: string
   providerOptions?: ProviderOptions
@@ -72,7 +72,7 @@ export interface SpecToolResultPart {
 }
 
 /** A part whose shape the loop passes through untouched (custom parts, approvals, …). */
-export interface SpecOtherPart {
+interface SpecOtherPart {
   type: string
   providerOptions?: ProviderOptions
 }
@@ -109,7 +109,7 @@ export interface SpecProviderTool {
 }
 
 /** How the model may pick tools. */
-export type SpecToolChoice =
+type SpecToolChoice =
   | { type: 'auto' }
   | { type: 'none' }
   | { type: 'required' }

@@ -5,13 +5,13 @@ import { type ClaimStore, claimOnce } from './claim-store.js'
 import { processClaims } from './process-claims.js'
 
 /** How long a signed run or state may wait for its answer: `approvalTtlSeconds`. */
-export const DEFAULT_APPROVAL_TTL_SECONDS = 900
+const DEFAULT_APPROVAL_TTL_SECONDS = 900
 
 /** Kept past a run's expiry: a claim outlives the run even on an instance whose clock runs late. */
 const CLAIM_SLACK_SECONDS = 60
 
 /** What the guard needs of a sealed run: its seal names it, and when it expires. */
-export interface GuardedRun {
+interface GuardedRun {
   seal: string
   /** `Date.now()` at which the run stops being answerable. */
   expiresAt: number

@@ -4,7 +4,7 @@ import { ApprovalError } from '../errors.js'
 import type { ClaimStore } from './claim-store.js'
 
 /** Runs a process may hold waiting or answered at once without a `claims` store. */
-export const MAX_PROCESS_CLAIMS = 100_000
+const MAX_PROCESS_CLAIMS = 100_000
 
 interface Entry {
   /** `Date.now()` past which the run has expired, and its entry may go. */

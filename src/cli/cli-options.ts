@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { didYouMean } from '../shared/did-you-mean.js'
 
 /** The options every command takes (`--name` → how parseArgs reads it). */
-export const OPTIONS = {
+const OPTIONS = {
   mcp: { type: 'string' },
   skills: { type: 'string', multiple: true },
   http: { type: 'string', multiple: true },

@@ -75,7 +75,7 @@ export interface GenAITransportOptions {
  * @example
  * const form: GenAISchemaForm = 'json'
  */
-export type GenAISchemaForm = 'parameters' | 'json'
+type GenAISchemaForm = 'parameters' | 'json'
 
 /**
  * The loop's transport over `@google/genai`: `generate` calls `models.generateContent`, `stream` calls

@@ -1,5 +1,5 @@
 /** Redirects an HTTP tool follows for one call; one more is an error naming this limit. */
-export const MAX_REDIRECTS = 5
+const MAX_REDIRECTS = 5
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 

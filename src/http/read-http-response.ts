@@ -1,10 +1,10 @@
 import type { ToolResult } from '../tool/types.js'
 
 /** Characters of a non-2xx response body kept in the error: enough to read the server's reason. */
-export const MAX_ERROR_BODY_CHARS = 2_000
+const MAX_ERROR_BODY_CHARS = 2_000
 
 /** Bytes of a response body read at most; far more than a model's context holds. */
-export const MAX_RESPONSE_BYTES = 1_000_000
+const MAX_RESPONSE_BYTES = 1_000_000
 
 // Content types that are text even though they do not start with `text/`.
 const TEXTUAL_TYPE = /json|xml|javascript|ecmascript|yaml|csv|x-www-form-urlencoded|graphql|html|markdown/i

@@ -43,7 +43,7 @@ export function retryDelay(options: {
 }
 
 /** The longest `Retry-After` taken as meant (a day); a longer one is garbage and gets the normal backoff. */
-export const MAX_SANE_RETRY_AFTER_MS = 86_400_000
+const MAX_SANE_RETRY_AFTER_MS = 86_400_000
 
 function isSaneRetryAfter(retryAfterMs: number | undefined): retryAfterMs is number {
   return (

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js'
 
 /** The host names a server answers to when `allowedHosts` is not given: this machine's, on any port. */
-export const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
+const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
 
 /**
  * Who may reach the server: the `Host` it is addressed as, the `Origin` of a browser page calling it,

@@ -20,7 +20,7 @@ const MAX_LISTED_DESCRIPTION = 200
  * @example
  * searchToolDefinition().inputSchema // { type: 'object', properties: { query: … }, required: ['query'] }
  */
-export function searchToolDefinition(): Tool {
+function searchToolDefinition(): Tool {
   return {
     name: SEARCH_TOOL_NAME,
     description:

@@ -45,7 +45,7 @@ let segmenter: Intl.Segmenter | undefined
  * Splits text into lower-case words: identifiers at `_`, `-`, `.` and camel-case humps, text in scripts
  * written without spaces (Chinese, Japanese, Thai, …) by `Intl.Segmenter` into its words.
  */
-export function splitWords(text: string): string[] {
+function splitWords(text: string): string[] {
   const words: string[] = []
   for (const match of text.matchAll(WORD)) {
     const run = match[0]

@@ -30,7 +30,7 @@ export interface RankingWeights {
   b: number
 }
 
-export const DEFAULT_WEIGHTS: RankingWeights = {
+const DEFAULT_WEIGHTS: RankingWeights = {
   name: 3,
   description: 1.5,
   params: 0.5,

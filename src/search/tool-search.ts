@@ -38,7 +38,7 @@ export interface SearchCallOptions {
 export const DEFAULT_SEARCH_LIMIT = 8
 // Bounds on what a model (or a client) may ask of one search.
 export const MAX_SEARCH_LIMIT = 50
-export const MAX_QUERY_CHARS = 1_000
+const MAX_QUERY_CHARS = 1_000
 // How deep the full-text ranking goes before the vector ranking is fused with it.
 const FUSION_DEPTH = 50
 // Reciprocal rank fusion's constant: ranks far down either list still count, but little.

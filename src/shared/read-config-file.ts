@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises'
 
 /** The most a config file (an `mcp.json`, an HTTP spec) may hold. */
-export const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
+const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
 const CONFIG_READ_TIMEOUT_MS = 10_000
 
 /**

@@ -123,7 +123,7 @@ const MAX_SCRUB_DEPTH = 64
  * @example
  * scrubValue(createSecretScrubber(['s3cr3t-token']), { text: 's3cr3t-token' }, 0) // { text: '***' }
  */
-export function scrubValue(scrub: SecretScrubber, value: unknown, depth: number): unknown {
+function scrubValue(scrub: SecretScrubber, value: unknown, depth: number): unknown {
   if (typeof value === 'string') return scrub(value)
   if (typeof value !== 'object' || value === null) return value
   if (depth >= MAX_SCRUB_DEPTH) return '[nested too deeply to check for secrets]'

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { byName, isInside, kindOf, realPathOf, SKILL_FILE_NAME, SKIPPED_FOLDERS } from './find-skill-files.js'
 
 /** How many files a skill's block lists. */
-export const MAX_LISTED_FILES = 10
+const MAX_LISTED_FILES = 10
 
 /**
  * A sample of the files in a skill's folder, as absolute paths: its own `SKILL.md` left out, and so are

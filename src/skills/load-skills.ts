@@ -90,7 +90,7 @@ function filterSkills<Entry extends { skill: { name: string } }>(
 }
 
 /** The largest `SKILL.md` read, in bytes; a larger one is skipped with a warning naming this limit. */
-export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024
+const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024
 const READ_CHUNK_BYTES = 64 * 1024
 
 async function readSkillFile(location: SkillLocation): Promise<ParsedSkillFile> {

@@ -18,7 +18,7 @@ export interface Skill {
 }
 
 /** The exposed name of the one tool that loads skills: one tool for all skills, whatever their number. */
-export const SKILL_TOOL_NAME = 'skill'
+const SKILL_TOOL_NAME = 'skill'
 
 // A model can send a name of any length; the error echoes only this much of it.
 const MAX_ECHOED_NAME = 100
@@ -32,7 +32,7 @@ const MAX_ECHOED_NAME = 100
  * formatSkillContent(skill)
  * // '<skill_content name="hello-world">\n# Skill: hello-world\n\n…\n</skill_content>'
  */
-export function formatSkillContent(skill: Skill): string {
+function formatSkillContent(skill: Skill): string {
   return [
     // Escaped as an attribute value: a name holding `">` cannot close the tag and write its own.
     `<skill_content name="${escapeAttribute(skill.name)}">`,

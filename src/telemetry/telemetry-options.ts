@@ -5,7 +5,7 @@
  * @example
  * const tracer: TelemetryTracer = trace.getTracer('my-app')
  */
-export interface TelemetryTracer {
+interface TelemetryTracer {
   startSpan(...args: never[]): unknown
 }
 
@@ -16,7 +16,7 @@ export interface TelemetryTracer {
  * @example
  * const meter: TelemetryMeter = metrics.getMeter('my-app')
  */
-export interface TelemetryMeter {
+interface TelemetryMeter {
   createHistogram(...args: never[]): unknown
 }
 

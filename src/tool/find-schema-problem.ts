@@ -1,7 +1,7 @@
 import { compileLinearTimePattern } from './linear-time-pattern.js'
 
 /** How deep a schema's objects and arrays may nest (a 1,000-level schema is refused, not validated). */
-export const MAX_SCHEMA_DEPTH = 256
+const MAX_SCHEMA_DEPTH = 256
 
 /** What is wrong with a tool's input schema, found before any call. */
 export type SchemaProblem =

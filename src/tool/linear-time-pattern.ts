@@ -6,7 +6,7 @@ export interface LinearTimePattern {
 }
 
 /** The longest `pattern` accepted; longer ones are refused rather than compiled. */
-export const MAX_PATTERN_LENGTH = 10_000
+const MAX_PATTERN_LENGTH = 10_000
 
 // Compiled patterns, shared by every schema that uses the same source; bounded, oldest dropped first.
 const CACHE_LIMIT = 1_000

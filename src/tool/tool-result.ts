@@ -58,7 +58,7 @@ export function toJsonText(value: unknown): string {
 }
 
 /** True when `value` has the shape of a `ToolResult`. */
-export function isToolResult(value: unknown): value is ToolResult {
+function isToolResult(value: unknown): value is ToolResult {
   return (
     typeof value === 'object' &&
     value !== null &&
