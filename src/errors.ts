@@ -195,3 +195,30 @@ export class McpRequestError extends ToolnexusError {
     this.method = options.method
   }
 }
+
+/**
+ * A toolnexus tool's error result, inside the AI SDK. `toAISDK` throws it from `execute` so that the AI SDK
+ * records a `tool-error`: the model receives `{ type: 'error-text', value: message }` and the UI an
+ * `output-error` part, exactly as for any AI SDK tool that fails. The message is the result's `output`.
+ *
+ * @example
+ * const result = await generateText({ model, tools: toAISDK(tools), prompt })
+ * const failed = result.steps.flatMap((step) => step.content).filter((part) => part.type === 'tool-error')
+ * failed.filter((part) => ToolResultError.isInstance(part.error)) // the tools' own error results
+ */
+export class ToolResultError extends ToolnexusError {
+  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ToolResultError')
+
+  /** The failed result's metadata, when it had some. */
+  readonly metadata: Record<string, unknown> | undefined
+
+  constructor(message: string, metadata?: Record<string, unknown>) {
+    super(message)
+    this.metadata = metadata
+  }
+
+  /** The tool's own output, without a class-name prefix: the AI SDK sends `String(error)` to the model. */
+  override toString(): string {
+    return this.message
+  }
+}

@@ -8,7 +8,7 @@ export {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
 } from './adapters/convert-json-schema-to-openai-strict-schema.js'
-export { type ToAISDKOptions, ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
+export { type ToAISDKOptions, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
 export {
   type GeminiFunctionDeclaration,
@@ -76,6 +76,7 @@ export {
   type StoreOperation,
   ToolDefinitionError,
   ToolnexusError,
+  ToolResultError,
 } from './errors.js'
 // @google/genai: declaring the tools and answering a response's function calls in your own loop
 export { toGenAITools } from './genai/convert-to-genai-tools.js'

@@ -1,10 +1,10 @@
 import { asSchema, type ToolSet } from 'ai'
+import { ToolResultError } from '../errors.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import { sanitizeToolName } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult, toJsonText, toolFailed } from '../tool/tool-result.js'
 import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
-import { ToolResultError } from './convert-to-ai-sdk-tools.js'
 
 /**
  * What `fromAISDK` takes besides the tool set.

@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider'
 import { jsonSchema, type ToolSet, tool } from 'ai'
-import { ToolnexusError } from '../errors.js'
+import { ToolResultError } from '../errors.js'
 import type { Logger } from '../shared/logger.js'
 import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { errorMessage } from '../tool/tool-result.js'
@@ -8,33 +8,6 @@ import type { Tool, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 import { notStrictWarning, strictCached } from './convert-to-openai-tools.js'
 import { warnAboutSchema } from './schema-warnings.js'
-
-/**
- * A toolnexus tool's error result, inside the AI SDK. `toAISDK` throws it from `execute` so that the AI SDK
- * records a `tool-error`: the model receives `{ type: 'error-text', value: message }` and the UI an
- * `output-error` part, exactly as for any AI SDK tool that fails. The message is the result's `output`.
- *
- * @example
- * const result = await generateText({ model, tools: toAISDK(tools), prompt })
- * const failed = result.steps.flatMap((step) => step.content).filter((part) => part.type === 'tool-error')
- * failed.filter((part) => ToolResultError.isInstance(part.error)) // the tools' own error results
- */
-export class ToolResultError extends ToolnexusError {
-  protected static override readonly marker: symbol = Symbol.for('toolnexus.error.ToolResultError')
-
-  /** The failed result's metadata, when it had some. */
-  readonly metadata: Record<string, unknown> | undefined
-
-  constructor(message: string, metadata?: Record<string, unknown>) {
-    super(message)
-    this.metadata = metadata
-  }
-
-  /** The tool's own output, without a class-name prefix: the AI SDK sends `String(error)` to the model. */
-  override toString(): string {
-    return this.message
-  }
-}
 
 /**
  * What `toAISDK` takes besides the tools.
