@@ -9,14 +9,14 @@ export {
   type OpenAIStrictConversion,
 } from './adapters/convert-json-schema-to-openai-strict-schema.js'
 export { type ToAISDKOptions, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
-export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
+export { type AnthropicTool, toAnthropic } from './adapters/to-anthropic.js'
 export {
   type GeminiFunctionDeclaration,
   type GeminiToolWrapper,
   type ToGeminiOptions,
   toGemini,
-} from './adapters/convert-to-gemini-tools.js'
-export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/convert-to-openai-tools.js'
+} from './adapters/to-gemini.js'
+export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/to-openai.js'
 // The provider form: the toolnexus loop as an AI SDK LanguageModel
 export {
   createToolnexus,
@@ -54,7 +54,7 @@ export {
   type DoctorToolReport,
   type DoctorVerdict,
   diagnoseTools,
-} from './doctor/doctor.js'
+} from './doctor/diagnose-tools.js'
 // Durable runs: the seam an engine adapter (toolnexus/dbos) implements
 export {
   type DurableRunInput,
@@ -78,8 +78,6 @@ export {
   ToolnexusError,
   ToolResultError,
 } from './errors.js'
-// @google/genai: declaring the tools and answering a response's function calls in your own loop
-export { toGenAITools } from './genai/convert-to-genai-tools.js'
 export { type ExecuteFunctionCallsOptions, executeFunctionCalls } from './genai/execute-function-calls.js'
 export type {
   GenAIBlob,
@@ -93,6 +91,8 @@ export type {
   GenAIResponse,
   GenAIUsageMetadata,
 } from './genai/genai-types.js'
+// @google/genai: declaring the tools and answering a response's function calls in your own loop
+export { toGenAITools } from './genai/to-genai-tools.js'
 export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'

@@ -6,8 +6,8 @@ import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
-import { notStrictWarning, strictCached } from './convert-to-openai-tools.js'
-import { warnAboutSchema } from './schema-warnings.js'
+import { notStrictWarning, strictCached } from './to-openai.js'
+import { warnAboutSchema } from './warn-about-schema.js'
 
 /**
  * What `toAISDK` takes besides the tools.

@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai'
-import { notStrictWarning, strictCached } from '../adapters/convert-to-openai-tools.js'
-import { warnAboutSchema } from '../adapters/schema-warnings.js'
+import { notStrictWarning, strictCached } from '../adapters/to-openai.js'
+import { warnAboutSchema } from '../adapters/warn-about-schema.js'
 import { ConfigError } from '../errors.js'
 import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
 import { retryAfterFromHeaders } from '../loop/retry.js'

@@ -5,9 +5,9 @@ import { resolve } from 'node:path'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import { readConfigFile } from '../shared/read-config-file.js'
 import { createToolkit } from '../toolkit/create-toolkit.js'
-import { type CliArgs, readCliArgs, suggestion, UsageError } from './cli-options.js'
 import { COMMANDS } from './commands.js'
 import { startConnectProgress } from './connect-progress.js'
+import { type CliArgs, readCliArgs, suggestion, UsageError } from './read-cli-args.js'
 
 const USAGE = `Usage: toolnexus <command> [options]
 

@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js'
 import type {
   GenAIClientLike,
   GenAIGenerationConfig as SDKGenerationConfig,
-} from '../genai/genai-transport.js'
+} from '../genai/create-genai-transport.js'
 import type { GenAIClient, GenAIContent, GenAIGenerationConfig } from '../genai/genai-types.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from '../loop/retry.js'
 import { type LoopSettings, runLoop } from '../loop/run-loop.js'
@@ -237,7 +237,7 @@ export function createClient(
     // optional @google/genai); the values are the SDK's own, which the transport types by the SDK.
     const sdkGenAI = genai as unknown as GenAIClientLike
     const sdkConfig = config as SDKGenerationConfig | undefined
-    const transport = import('../genai/genai-transport.js').then(
+    const transport = import('../genai/create-genai-transport.js').then(
       (module) =>
         module.createGenAITransport({
           genai: sdkGenAI,

@@ -1,5 +1,8 @@
 import { ConfigError } from '../errors.js'
-import { toUIMessageStreamResponse, type UIMessageStreamResponseInit } from '../ui/to-ui-message-stream.js'
+import {
+  toUIMessageStreamResponse,
+  type UIMessageStreamResponseInit,
+} from '../ui/to-ui-message-stream-response.js'
 import type { RunEvent, RunResult } from './types.js'
 
 /**

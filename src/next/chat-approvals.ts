@@ -4,7 +4,7 @@
 import type { UIMessage } from 'ai'
 import type { ApprovalResponse } from '../approvals/run-state.js'
 import type { StoredSuspension } from '../approvals/stored-suspension.js'
-import type { Signer } from '../shared/hmac-signer.js'
+import type { Signer } from '../shared/create-hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
 
 /** The key under `message.metadata` that carries a signed suspended run. */

@@ -25,14 +25,14 @@ import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/s
 import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
 import type { Awaitable, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
-import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
+import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/create-hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { ConversationRecord, ConversationStore } from '../stores/conversation-store.js'
 import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
-import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
+import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream-response.js'
 import {
   RUN_METADATA_KEY,
   readApprovalAnswers,

@@ -4,7 +4,7 @@ export {
   toUIMessageStreamResponse,
   type UIMessageStreamChunk,
   type UIMessageStreamResponseInit,
-} from '../ui/to-ui-message-stream.js'
+} from '../ui/to-ui-message-stream-response.js'
 export {
   type ChatClient,
   type ChatHandler,

@@ -3,7 +3,7 @@
 // `metadata`. `readUIMessageStream` keeps message metadata and `useChat` posts it back with the message,
 // so the next request gets exactly what this server produced, or nothing.
 import type { UIMessage } from 'ai'
-import type { Signer } from '../shared/hmac-signer.js'
+import type { Signer } from '../shared/create-hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
 
 /** The key under `message.metadata` that carries a signed answer. */

@@ -1,10 +1,10 @@
 import { type FileHandle, open } from 'node:fs/promises'
 import { didYouMean } from '../shared/did-you-mean.js'
 import type { Logger } from '../shared/logger.js'
+import { createSkillTool, formatSkillsPrompt, type Skill } from './create-skill-tool.js'
 import { errorCode, findSkillFiles, type SkillLocation } from './find-skill-files.js'
 import { listSkillFiles } from './list-skill-files.js'
 import { type ParsedSkillFile, parseSkillFile } from './parse-skill-file.js'
-import { createSkillTool, formatSkillsPrompt, type Skill } from './skill-tool.js'
 import type { SkillsSource } from './skills-source.js'
 
 // Files read at once: enough to overlap the file system's latency, few enough to stay far from EMFILE.

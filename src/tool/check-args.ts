@@ -1,4 +1,4 @@
-import { coerceScalarStrings } from './coerce-args.js'
+import { coerceScalarStrings } from './coerce-scalar-strings.js'
 import { dropOptionalNulls } from './drop-optional-nulls.js'
 import { fillRequiredDefaults } from './fill-required-defaults.js'
 import { restoreRenamedKeys } from './property-names.js'

@@ -1,8 +1,8 @@
 // Property names a provider refuses are renamed on the way out and mapped back on the way in.
 import { GoogleGenAI } from '@google/genai'
 import { describe, expect, it } from 'vitest'
-import { toAnthropic } from '../../src/adapters/convert-to-anthropic-tools.js'
-import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
+import { toAnthropic } from '../../src/adapters/to-anthropic.js'
+import { toGemini } from '../../src/adapters/to-gemini.js'
 import { createClient } from '../../src/client/create-client.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { renamedProperties } from '../../src/tool/property-names.js'

@@ -2,9 +2,9 @@
 // declared with `_` before it; the model's call under that name runs the tool, and doctor says so.
 import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { toGemini } from '../../src/adapters/convert-to-gemini-tools.js'
+import { toGemini } from '../../src/adapters/to-gemini.js'
 import { createClient } from '../../src/client/create-client.js'
-import { diagnoseTools } from '../../src/doctor/doctor.js'
+import { diagnoseTools } from '../../src/doctor/diagnose-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { geminiToolName } from '../../src/tool/names.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHmacSigner } from '../../src/shared/hmac-signer.js'
+import { createHmacSigner } from '../../src/shared/create-hmac-signer.js'
 
 const SECRET = 'a test secret that is at least 32 characters long'
 

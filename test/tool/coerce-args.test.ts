@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createToolkit, defineTool, toGemini } from '../../src/index.js'
-import { coerceScalarStrings } from '../../src/tool/coerce-args.js'
+import { coerceScalarStrings } from '../../src/tool/coerce-scalar-strings.js'
 
 describe('coerceScalarStrings', () => {
   it.each([

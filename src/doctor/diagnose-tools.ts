@@ -1,5 +1,5 @@
-import { lowerCached } from '../adapters/convert-to-gemini-tools.js'
-import { strictCached } from '../adapters/convert-to-openai-tools.js'
+import { lowerCached } from '../adapters/to-gemini.js'
+import { strictCached } from '../adapters/to-openai.js'
 import { isRecord } from '../shared/is-record.js'
 import { geminiToolName } from '../tool/names.js'
 import { PROPERTY_NAME_PATTERN } from '../tool/property-names.js'

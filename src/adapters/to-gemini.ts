@@ -7,7 +7,7 @@ import {
   hasNoProperties,
   lowerJsonSchemaToGemini,
 } from './convert-json-schema-to-gemini-schema.js'
-import { warnAboutSchema } from './schema-warnings.js'
+import { warnAboutSchema } from './warn-about-schema.js'
 
 /**
  * What `toGemini` takes besides the tools.

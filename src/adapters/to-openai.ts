@@ -4,7 +4,7 @@ import {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
 } from './convert-json-schema-to-openai-strict-schema.js'
-import { warnAboutSchema } from './schema-warnings.js'
+import { warnAboutSchema } from './warn-about-schema.js'
 
 /**
  * One tool in the OpenAI Chat Completions `tools` array.

@@ -1,9 +1,5 @@
 import type { Tool as GenAITool } from '@google/genai'
-import {
-  type GeminiToolWrapper,
-  type ToGeminiOptions,
-  toGemini,
-} from '../adapters/convert-to-gemini-tools.js'
+import { type GeminiToolWrapper, type ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
 import type { Tool } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 

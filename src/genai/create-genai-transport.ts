@@ -7,7 +7,7 @@ import type {
   Models,
   Part,
 } from '@google/genai'
-import { type GeminiToolWrapper, toGemini } from '../adapters/convert-to-gemini-tools.js'
+import { type GeminiToolWrapper, toGemini } from '../adapters/to-gemini.js'
 import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from '../loop/transport.js'
 import type { Tool } from '../tool/types.js'
 import { classifyGenAIError } from './classify-genai-error.js'
@@ -16,7 +16,6 @@ import {
   convertToFunctionResponseContent,
   takesFunctionResponseImages,
 } from './convert-to-function-response-content.js'
-import { asGenAITool } from './convert-to-genai-tools.js'
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js'
 import {
   type CallIdFactory,
@@ -24,6 +23,7 @@ import {
   readAnswerText,
   readFunctionCalls,
 } from './read-function-calls.js'
+import { asGenAITool } from './to-genai-tools.js'
 
 /**
  * The part of a `GoogleGenAI` instance the transport uses: `models.generateContent` and
