@@ -2,10 +2,11 @@ import type { ToolContext } from './types.js'
 
 /**
  * The context a tool gets: the call's id, its deadline, and a signal of its own that aborts on the
- * caller's abort or at the deadline. A class with the signal as a getter, because an object literal with
- * a getter costs a microsecond or more to make in V8, on a path run for every tool call.
+ * caller's abort or at the deadline, made when the tool first reads it.
  */
 export class CallContext implements ToolContext {
+  // A class with the signal as a getter, not an object literal with one: V8 makes the literal much more
+  // slowly, on a path run for every tool call.
   readonly toolCallId?: string
   readonly idempotencyKey?: string
   readonly timeoutMs: number
@@ -39,20 +40,21 @@ export class CallContext implements ToolContext {
 /**
  * The signal to hand to a client that enforces the call's `timeoutMs` on its own (the MCP SDK does): the
  * call's signal when the caller can abort the call, else `undefined`, because then only the deadline could
- * abort it — which spares an AbortController per call. For a context not made by `runTool`, its `signal`.
+ * abort it. For a context not made by `runTool`, its `signal`.
  *
  * @example
  * await client.callTool(params, schema, { timeout: context.timeoutMs, signal: signalBeyondDeadline(context) })
  */
 export function signalBeyondDeadline(context: ToolContext): AbortSignal | undefined {
+  // Not reading the signal when only the deadline could abort spares an AbortController per call.
   return context instanceof CallContext ? context.signalBeyondDeadline : context.signal
 }
 
 /**
- * An `AbortController` made only when its signal is first read. Node makes a controller in microseconds,
- * which adds up on a path run for every tool call, and most tools never read their signal.
+ * An `AbortController` made only when its signal is first read; aborting it before that is remembered.
  */
 export class LazyAbortController {
+  // Most tools never read their signal, and a controller made for every call adds up on the hot path.
   #controller: AbortController | undefined
   #aborted = false
   #reason: unknown

@@ -12,8 +12,7 @@ import { validateArgs } from './validate-args.js'
  * server would), read numbers and booleans sent as text for what they say (`"60"` for an integer,
  * Gemini's string enums) and validate again.
  * Returns the arguments to run with (`args` itself, or a coerced copy), or the problem as text, naming
- * each argument and why. Returning the arguments rather than a wrapper keeps the hot path free of
- * allocations.
+ * each argument and why.
  *
  * @example
  * const schema = { type: 'object', properties: { minutes: { type: 'integer' } }, required: ['minutes'] }
@@ -22,6 +21,7 @@ import { validateArgs } from './validate-args.js'
  * checkArgs(schema, {})                // 'minutes: required argument is missing'
  */
 export function checkArgs(schema: JSONSchema, received: unknown): Record<string, unknown> | string {
+  // The arguments themselves, not a wrapper: nothing is allocated for arguments that pass.
   // Property names a provider refuses were sent renamed; the model answers with those names.
   const args = restoreRenamedKeys(schema, received)
   const problem = validateArgs(schema, args)
