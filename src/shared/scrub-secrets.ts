@@ -1,4 +1,3 @@
-import type { ToolResult } from '../tool/types.js'
 import { mayBeCredential } from './secret-names.js'
 
 /**
@@ -104,14 +103,23 @@ function maskInsideJson(text: string, mask: (text: string) => string): string | 
  * scrubToolResult(createSecretScrubber(['s3cr3t-token']), { output: 'ok s3cr3t-token', isError: false })
  * // { output: 'ok ***', isError: false }
  */
-export function scrubToolResult(scrub: SecretScrubber, result: ToolResult): ToolResult {
+export function scrubToolResult<Result extends ScrubbableResult>(
+  scrub: SecretScrubber,
+  result: Result,
+): Result {
   if (scrub === noSecrets) return result
   const output = scrub(result.output)
   const metadata = result.metadata === undefined ? undefined : scrubValue(scrub, result.metadata, 0)
   if (output === result.output && metadata === result.metadata) return result
-  const scrubbed: ToolResult = { ...result, output }
-  if (metadata !== undefined) scrubbed.metadata = metadata as Record<string, unknown>
-  return scrubbed
+  return metadata === undefined
+    ? { ...result, output }
+    : { ...result, output, metadata: metadata as Record<string, unknown> }
+}
+
+/** The parts of a tool result that can hold a secret (so that shared/ needs nothing of tool/). */
+interface ScrubbableResult {
+  output: string
+  metadata?: Record<string, unknown>
 }
 
 // Metadata deeper than this is not walked; it is replaced by a note rather than kept unchecked.

@@ -1,7 +1,10 @@
-import type { Tool } from '../tool/types.js'
-
 // Keyed by the tool's `execute`, which a copy of the tool (`{ ...tool, name }`) keeps.
 const secretsByExecute = new WeakMap<object, () => readonly string[]>()
+
+/** A tool as this file reads it: by its `execute` alone (so that shared/ needs nothing of tool/). */
+interface ToolWithExecute {
+  readonly execute: object
+}
 
 /**
  * Records the secrets a tool was configured with (an HTTP tool's header values), read each time they are
@@ -10,7 +13,7 @@ const secretsByExecute = new WeakMap<object, () => readonly string[]>()
  * @example
  * registerToolSecrets(tool, () => headerSecrets(plan.headers, processEnvironment()))
  */
-export function registerToolSecrets(tool: Tool, secrets: () => readonly string[]): void {
+export function registerToolSecrets(tool: ToolWithExecute, secrets: () => readonly string[]): void {
   secretsByExecute.set(tool.execute, secrets)
 }
 
@@ -20,7 +23,7 @@ export function registerToolSecrets(tool: Tool, secrets: () => readonly string[]
  * @example
  * toolSecretsOf(httpTool(spec)) // ['Bearer t0k3n', 't0k3n']
  */
-export function toolSecretsOf(tool: Tool): readonly string[] {
+export function toolSecretsOf(tool: ToolWithExecute): readonly string[] {
   const execute = tool?.execute
   if (typeof execute !== 'function') return []
   return secretsByExecute.get(execute)?.() ?? []
