@@ -80,3 +80,28 @@ describe('every page', () => {
     expect(unset).toStrictEqual([])
   })
 })
+
+describe('the page for users of the other toolnexus ports', () => {
+  const migration = readFileSync(join(root, 'docs', 'from-toolnexus.md'), 'utf8')
+  const rows = migration.split('\n').filter((line) => line.startsWith('| `'))
+
+  it.each([
+    'onMetric',
+    'waitFor` on the client',
+    'waitFor` on the toolkit',
+    'bodyTransform',
+    'onError',
+    'skills',
+    'skillProvider',
+    'skillsFilter',
+    'skillSampleLimit',
+    'builtins',
+    'agents',
+    'disableSkills',
+    'store` with `get',
+  ])('maps `%s` to what does its job here, or says there is none', (option) => {
+    const row = rows.find((line) => line.startsWith(`| \`${option}`))
+    const answer = row?.split(' | ')[1]?.trim() ?? ''
+    expect(answer.length, `${option}: ${row ?? 'no row'}`).toBeGreaterThan(20)
+  })
+})
