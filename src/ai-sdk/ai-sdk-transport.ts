@@ -11,9 +11,11 @@ import type {
   Transport,
   TransportStreamPart,
 } from '../loop/transport.js'
+import { geminiToolName } from '../tool/names.js'
 import { toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
+import { ownNamesByGeminiName, sendsNamesToGemini } from './gemini-tool-names.js'
 import type {
   ProviderOptions,
   SpecCallOptions,
@@ -114,9 +116,14 @@ class AISDKTransport implements Transport<ModelMessage> {
 
   readonly #strict: boolean
 
+  // Gemini refuses some names other providers take (`1password_get_item`): over a Google provider a tool is
+  // declared under the name Gemini takes, and the model's calls come back under the tool's own name.
+  readonly #gemini: boolean
+
   constructor(model: SpecLanguageModel, strict: boolean) {
     this.#model = model
     this.#strict = strict
+    this.#gemini = typeof model.provider === 'string' && sendsNamesToGemini(model.provider)
     this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
     this.#toolSearch = nativeToolSearchOf(model)
   }
@@ -141,7 +148,7 @@ class AISDKTransport implements Transport<ModelMessage> {
     request: Parameters<Transport<ModelMessage>['generate']>[0],
   ): Promise<ModelTurn<ModelMessage>> {
     const result = await this.#model.doGenerate(this.#callOptions(request))
-    const turn = new TurnBuilder()
+    const turn = new TurnBuilder(this.#ownNames(request.tools))
     for (const part of result.content) turn.add(part)
     return turn.finish({
       usage: normalizeUsage(result.usage),
@@ -154,7 +161,12 @@ class AISDKTransport implements Transport<ModelMessage> {
   async *stream(
     request: Parameters<Transport<ModelMessage>['stream']>[0],
   ): AsyncGenerator<TransportStreamPart<ModelMessage>> {
-    return yield* readModelStream(await this.#model.doStream(this.#callOptions(request)))
+    const result = await this.#model.doStream(this.#callOptions(request))
+    return yield* readModelStream(result, undefined, this.#ownNames(request.tools))
+  }
+
+  #ownNames(tools: readonly Tool[]): ReadonlyMap<string, string> | undefined {
+    return this.#gemini ? ownNamesByGeminiName(tools) : undefined
   }
 
   toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): ModelMessage[] {
@@ -181,6 +193,7 @@ class AISDKTransport implements Transport<ModelMessage> {
       version: this.#model.specificationVersion,
       // A transcript grows by a few messages per turn: each message is converted once per run.
       cache: request.memo as Map<ModelMessage, SpecMessage | null>,
+      ...(this.#gemini ? { toolName: geminiToolName } : {}),
     })
     if (request.system !== undefined) prompt.unshift({ role: 'system', content: request.system })
     const options: SpecCallOptions =
@@ -226,10 +239,10 @@ class AISDKTransport implements Transport<ModelMessage> {
     if (declarations === undefined) {
       declarations = tools.map((tool) =>
         this.#strict
-          ? strictDeclaration(tool)
+          ? strictDeclaration(tool, this.#gemini ? geminiToolName(tool.name) : tool.name)
           : {
               type: 'function',
-              name: tool.name,
+              name: this.#gemini ? geminiToolName(tool.name) : tool.name,
               description: tool.description,
               inputSchema: tool.inputSchema,
             },
@@ -263,13 +276,13 @@ function nativeToolSearchOf(model: SpecLanguageModel): NativeToolSearch | undefi
 
 // A tool in strict mode: its schema as strict mode takes it, or as it is (and `strict: false`, with a warning)
 // when strict mode cannot say it.
-function strictDeclaration(tool: Tool): SpecFunctionTool {
+function strictDeclaration(tool: Tool, name: string): SpecFunctionTool {
   const conversion = strictCached(tool.inputSchema)
   if (conversion.kind === 'refused') {
     warnAboutSchema(tool.inputSchema, notStrictWarning(tool.name, conversion.reasons))
     return {
       type: 'function',
-      name: tool.name,
+      name,
       description: tool.description,
       inputSchema: tool.inputSchema,
       strict: false,
@@ -277,7 +290,7 @@ function strictDeclaration(tool: Tool): SpecFunctionTool {
   }
   return {
     type: 'function',
-    name: tool.name,
+    name,
     description: tool.description,
     inputSchema: structuredClone(conversion.schema),
     strict: true,
@@ -310,7 +323,7 @@ export function classifyAISDKError(error: unknown): RetryAdvice {
 /**
  * Reads one `doStream` result into the loop's stream parts: text deltas as they come, then the whole
  * turn. `relay`, when given, sees every stream part first, as the provider sent it (the provider form
- * passes them on to its own caller).
+ * passes them on to its own caller); `ownNames` gives calls made under a declared name their tool's own.
  *
  * @example
  * for await (const part of readModelStream(await model.doStream(options))) {
@@ -320,9 +333,10 @@ export function classifyAISDKError(error: unknown): RetryAdvice {
 export async function* readModelStream(
   result: SpecStreamResult,
   relay?: (part: SpecStreamPart) => void,
+  ownNames?: ReadonlyMap<string, string>,
 ): AsyncGenerator<TransportStreamPart<ModelMessage>> {
   const reader = result.stream.getReader()
-  const turn = new TurnBuilder()
+  const turn = new TurnBuilder(ownNames)
   const open = new Map<string, SpecContentPart>()
   let finish: SpecStreamPart | undefined
   let metadata: SpecStreamPart | undefined
@@ -403,6 +417,12 @@ export class TurnBuilder {
   readonly content: SpecContentPart[] = []
   readonly #toolCalls: ModelToolCall[] = []
   readonly #ids = new Set<string>()
+  // The tools' own names by the names they were declared under, where those differ.
+  readonly #ownNames: ReadonlyMap<string, string> | undefined
+
+  constructor(ownNames?: ReadonlyMap<string, string>) {
+    this.#ownNames = ownNames === undefined || ownNames.size === 0 ? undefined : ownNames
+  }
 
   add(part: SpecContentPart): void {
     // A tool the provider ran itself (its own tool search) is not ours to answer, but its call and result
@@ -420,10 +440,11 @@ export class TurnBuilder {
     if (part.type !== 'tool-call') return
     const id =
       typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
+    const name = typeof part.toolName === 'string' ? part.toolName : ''
     this.#toolCalls.push({
       // Repeated ids would give one id several answers; each call gets its own, answered once.
       id: uniqueCallId(id, this.#ids),
-      name: typeof part.toolName === 'string' ? part.toolName : '',
+      name: this.#ownNames?.get(name) ?? name,
       input: readToolInput(part.input),
     })
   }

@@ -27,13 +27,15 @@ export function convertToLanguageModelPrompt(options: {
   version: SpecVersion
   /** Converted messages by identity, so a long transcript is not converted again on every turn. */
   cache?: Map<ModelMessage, SpecMessage | null>
+  /** The name a tool call and its result go to the provider under (the transcript keeps the tool's own). */
+  toolName?: (name: string) => string
 }): SpecMessage[] {
-  const { messages, version, cache } = options
+  const { messages, version, cache, toolName } = options
   const prompt: SpecMessage[] = []
   for (const message of messages) {
     let converted = cache?.get(message)
     if (converted === undefined) {
-      converted = convertMessage(message, version)
+      converted = convertMessage(message, version, toolName)
       cache?.set(message, converted)
     }
     if (converted !== null) prompt.push(converted)
@@ -41,7 +43,11 @@ export function convertToLanguageModelPrompt(options: {
   return prompt
 }
 
-function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessage | null {
+function convertMessage(
+  message: ModelMessage,
+  version: SpecVersion,
+  toolName: ((name: string) => string) | undefined,
+): SpecMessage | null {
   const messageOptions = message.providerOptions
   switch (message.role) {
     case 'system':
@@ -101,7 +107,11 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
             const call: SpecToolCallPart = {
               type: 'tool-call',
               toolCallId: part.toolCallId,
-              toolName: part.toolName,
+              // A call the provider ran itself keeps the provider's name for its tool.
+              toolName:
+                toolName === undefined || part.providerExecuted === true
+                  ? part.toolName
+                  : toolName(part.toolName),
               input: part.input,
             }
             if (part.providerExecuted !== undefined) call.providerExecuted = part.providerExecuted
@@ -123,7 +133,7 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
       return content.length === 0
         ? null
         : withOptions(
-            { role: 'tool', content: content.map((part) => copyToolPart(part, version)) },
+            { role: 'tool', content: content.map((part) => copyToolPart(part, version, toolName)) },
             messageOptions,
           )
     }
@@ -135,12 +145,16 @@ function convertMessage(message: ModelMessage, version: SpecVersion): SpecMessag
 type ToolMessagePart = Exclude<Extract<ModelMessage, { role: 'tool' }>['content'], string>[number]
 
 /** A tool message's part, copied; a result is spelled out, because a spread copy is slow in V8. */
-function copyToolPart(part: ToolMessagePart, version: SpecVersion): ToolMessagePart {
+function copyToolPart(
+  part: ToolMessagePart,
+  version: SpecVersion,
+  toolName: ((name: string) => string) | undefined,
+): ToolMessagePart {
   if (part.type !== 'tool-result') return { ...part }
   const copy: ToolMessagePart = {
     type: 'tool-result',
     toolCallId: part.toolCallId,
-    toolName: part.toolName,
+    toolName: toolName === undefined ? part.toolName : toolName(part.toolName),
     // Media parts take the version's shape; text outputs pass as they are.
     output: (part.output.type === 'content'
       ? toSpecToolResultOutput(part.output, version)

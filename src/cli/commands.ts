@@ -188,9 +188,8 @@ function printDoctor(toolkit: Toolkit, providers: DoctorProvider[], json: boolea
   const details = report.tools.flatMap((tool) =>
     providers.flatMap((provider) => {
       const verdict = tool.providers[provider]
-      if (verdict.status === 'as-is') return []
-      const what = verdict.status === 'refused' ? verdict.reasons : verdict.lost
-      return [`  ${tool.name} · ${provider} · ${cell(verdict).toLowerCase()}: ${what.join('; ')}`]
+      const said = detail(verdict)
+      return said === undefined ? [] : [`  ${tool.name} · ${provider} · ${said}`]
     }),
   )
   if (details.length > 0) process.stdout.write(`\n${details.join('\n')}\n`)
@@ -202,10 +201,28 @@ function printDoctor(toolkit: Toolkit, providers: DoctorProvider[], json: boolea
   return code
 }
 
+/** `adapted, nothing lost: …`, `adapted: …; lost: minLength`, `refused: …`; nothing for a tool sent as is. */
+function detail(verdict: DoctorVerdict): string | undefined {
+  switch (verdict.status) {
+    case 'as-is':
+      return undefined
+    case 'adapted':
+      if (verdict.lost.length === 0) return `adapted, nothing lost: ${verdict.changes.join('; ')}`
+      return `adapted: ${[...verdict.changes, `lost ${verdict.lost.join(', ')}`].join('; ')}`
+    case 'lowered':
+      return `adapted: lost ${verdict.lost.join(', ')}`
+    case 'refused':
+      return `refused: ${verdict.reasons.join('; ')}`
+    default:
+      return verdict satisfies never
+  }
+}
+
 function cell(verdict: DoctorVerdict): string {
   switch (verdict.status) {
     case 'as-is':
       return 'as is'
+    case 'adapted':
     case 'lowered':
       return 'adapted'
     case 'refused':

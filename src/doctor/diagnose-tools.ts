@@ -18,16 +18,31 @@ export type DoctorProvider = 'gemini' | 'openai' | 'openai-strict' | 'anthropic'
 export const DOCTOR_PROVIDERS: readonly DoctorProvider[] = ['gemini', 'openai', 'openai-strict', 'anthropic']
 
 /**
- * What one provider makes of one tool: sent as it is, lowered (and what was lost on the way), or refused
- * (and why).
+ * What one provider makes of one tool: sent as it is; adapted to the provider's rules (`changes`: what was
+ * rewritten without losing anything, `lost`: what the provider's form cannot say, often nothing); or
+ * refused (and why).
  *
  * @example
- * const verdict: DoctorVerdict = { status: 'lowered', lost: ['additionalProperties'] }
+ * const verdict: DoctorVerdict = {
+ *   status: 'adapted',
+ *   changes: ['every property listed as required, optional ones as nullable'],
+ *   lost: ['minLength'],
+ * }
  */
 export type DoctorVerdict =
   | { status: 'as-is' }
-  | { status: 'lowered'; lost: readonly string[] }
+  | { status: 'adapted'; changes: readonly string[]; lost: readonly string[] }
   | { status: 'refused'; reasons: readonly string[] }
+  | DeprecatedLoweredVerdict
+
+/**
+ * @deprecated `doctor` reports an adapted tool as `{ status: 'adapted', changes, lost }`; this older form
+ * is still part of the type so code written against it compiles, but is no longer produced.
+ */
+export interface DeprecatedLoweredVerdict {
+  status: 'lowered'
+  lost: readonly string[]
+}
 
 /** One tool's verdict from each provider. */
 export interface DoctorToolReport {
@@ -87,38 +102,44 @@ function guard(check: () => DoctorVerdict): DoctorVerdict {
 function geminiVerdict(name: string, schema: JSONSchema): DoctorVerdict {
   const lowering = lowerCached(schema)
   const sentAs = geminiToolName(name)
-  const lost = [
+  const changes = [
     ...(sentAs === name ? [] : [`tool renamed ${name} → ${sentAs}`]),
-    ...lowering.dropped,
     ...lowering.renamed.map((rename) => `renamed ${rename}`),
+  ]
+  const lost = [
+    ...lowering.dropped,
     ...(lowering.simplified > 0 ? [`${lowering.simplified} parts not expanded (too large or too deep)`] : []),
   ]
-  return lost.length === 0 ? { status: 'as-is' } : { status: 'lowered', lost }
+  return adapted(changes, lost)
 }
+
+function adapted(changes: readonly string[], lost: readonly string[]): DoctorVerdict {
+  return changes.length === 0 && lost.length === 0
+    ? { status: 'as-is' }
+    : { status: 'adapted', changes, lost }
+}
+
+const OBJECT_ADDED = 'type "object" added to the root'
 
 // OpenAI's function parameters must be an object schema; toOpenAI sends the schema unchanged.
 function openAIVerdict(schema: JSONSchema): DoctorVerdict {
   if (!isRecord(schema) || (schema.type !== undefined && schema.type !== 'object')) {
     return { status: 'refused', reasons: ['the root is not type "object"'] }
   }
-  return schema.type === undefined
-    ? { status: 'lowered', lost: ['nothing lost: type "object" added to the root'] }
-    : { status: 'as-is' }
+  return adapted(schema.type === undefined ? [OBJECT_ADDED] : [], [])
 }
 
 function strictVerdict(schema: JSONSchema): DoctorVerdict {
   const conversion = strictCached(schema)
   if (conversion.kind === 'refused') return { status: 'refused', reasons: conversion.reasons }
-  if (conversion.lost.length === 0 && canonical(conversion.schema) === canonical(schema))
-    return { status: 'as-is' }
-  // Rewritten, not lost: every property required (optional ones nullable), additionalProperties false.
-  return {
-    status: 'lowered',
-    lost:
-      conversion.lost.length > 0
-        ? conversion.lost
-        : ['nothing lost: every property listed as required, optional ones as nullable'],
-  }
+  // A free-form part goes as JSON text and is decoded back before `execute`: changed, not lost.
+  const asText = conversion.lost.filter((entry) => entry.endsWith(' as JSON text'))
+  const lost = conversion.lost.filter((entry) => !entry.endsWith(' as JSON text'))
+  const rewritten = canonical(conversion.schema) !== canonical(schema)
+  return adapted(
+    [...(rewritten ? ['every property listed as required, optional ones as nullable'] : []), ...asText],
+    lost,
+  )
 }
 
 function anthropicVerdict(schema: JSONSchema): DoctorVerdict {
@@ -127,11 +148,10 @@ function anthropicVerdict(schema: JSONSchema): DoctorVerdict {
   }
   const names = isRecord(schema.properties) ? Object.keys(schema.properties) : []
   const renamed = names.filter((name) => !PROPERTY_NAME_PATTERN.test(name))
-  const lost = [
-    ...(schema.type === undefined ? ['nothing lost: type "object" added to the root'] : []),
-    ...renamed.map((name) => `renamed ${name}`),
-  ]
-  return lost.length === 0 ? { status: 'as-is' } : { status: 'lowered', lost }
+  return adapted(
+    [...(schema.type === undefined ? [OBJECT_ADDED] : []), ...renamed.map((name) => `renamed ${name}`)],
+    [],
+  )
 }
 
 // JSON text with keys sorted, so that two schemas saying the same compare equal.

@@ -92,13 +92,13 @@ describe('the lowering corpus, for every provider', () => {
     expect(store?.['openai-strict']).toMatchObject({ status: 'refused' })
     const builds = verdicts['untyped-strict-renamed_list_builds']
     expect(builds?.gemini).toMatchObject({
-      status: 'lowered',
-      lost: expect.arrayContaining(['renamed filter[app] → filter_app_']),
+      status: 'adapted',
+      changes: expect.arrayContaining(['renamed filter[app] → filter_app_']),
     })
-    expect(builds?.anthropic).toMatchObject({ status: 'lowered' })
+    expect(builds?.anthropic).toMatchObject({ status: 'adapted' })
     const trip = verdicts['untyped-strict-renamed_book_trip']
     expect(trip?.['openai-strict']).toMatchObject({
-      status: 'lowered',
+      status: 'adapted',
       lost: expect.arrayContaining(['minLength', 'default']),
     })
   })

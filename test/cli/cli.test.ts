@@ -55,7 +55,7 @@ describe('toolnexus (the CLI)', () => {
     expect(stdout).toMatch(/^tool +gemini +openai +openai-strict +anthropic\n/)
     expect(stdout).toMatch(/^everything_echo +as is +as is +adapted +as is$/m)
     expect(stdout).toContain(
-      'everything_echo · openai-strict · adapted: nothing lost: every property listed as required, optional ones as nullable',
+      'everything_echo · openai-strict · adapted, nothing lost: every property listed as required, optional ones as nullable',
     )
     expect(stdout).not.toContain('lowered')
     expect(stdout).toMatch(/^skill +/m)

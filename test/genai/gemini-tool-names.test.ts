@@ -79,8 +79,9 @@ describe('a tool name that starts with a digit, for Gemini', () => {
   it('doctor reports the rename for Gemini only', () => {
     const [report] = diagnoseTools([onePassword]).tools
     expect(report?.providers.gemini).toStrictEqual({
-      status: 'lowered',
-      lost: ['tool renamed 1password_get_item → _1password_get_item'],
+      status: 'adapted',
+      changes: ['tool renamed 1password_get_item → _1password_get_item'],
+      lost: [],
     })
     expect(report?.providers.anthropic).toStrictEqual({ status: 'as-is' })
   })

@@ -33,14 +33,23 @@ function foreignTool(name: string, inputSchema: Record<string, unknown>): Tool {
   }
 }
 
+/**
+ * This process's CPU time, in ms. The bounds below are on CPU time: a backtracking engine burns it by the
+ * minute, while a busy machine stretches the wall clock but not this.
+ */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1_000
+}
+
 function elapsed<T>(work: () => T): { value: T; ms: number } {
-  const started = performance.now()
+  const started = cpuMs()
   const value = work()
-  return { value, ms: performance.now() - started }
+  return { value, ms: cpuMs() - started }
 }
 
 describe('schema patterns run on a linear-time engine', () => {
-  // A backtracking engine takes minutes on each of these; the bound here is generous for a loaded machine.
+  // A backtracking engine takes minutes of CPU on each of these.
   it.each(CATASTROPHIC_PATTERNS)(
     'the pattern %s against its evil text is answered in milliseconds',
     (pattern) => {
@@ -59,10 +68,10 @@ describe('schema patterns run on a linear-time engine', () => {
       execute: () => 'ran',
     })
     await using tk = await createToolkit({ tools: [tool], logger: quiet })
-    const started = performance.now()
+    const started = cpuMs()
     const viaToolkit = await tk.execute('check', { text: evilText(30) })
     const direct = await tool.execute({ text: evilText(30) })
-    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(cpuMs() - started).toBeLessThan(1_000)
     expect(viaToolkit).toStrictEqual({
       output: 'Invalid arguments for tool "check": text: must match the pattern "^(a+)+$"',
       isError: true,
@@ -253,14 +262,14 @@ describe('every text the toolkit writes respects maxOutputChars', () => {
 })
 
 describe('property: hostile schemas and arguments', () => {
-  // Time allowed per character of input (schema + arguments), plus a floor; generous for a loaded machine.
+  // CPU time allowed per character of input (schema + arguments), plus a floor.
   const boundMs = (size: number): number => 1_000 + size / 20
 
   it('validation and tk.execute finish within a bound proportional to the input and never throw', async () => {
     await fc.assert(
       fc.asyncProperty(hostileSchema, hostileArgs, async (schema, args) => {
         const size = sizeOf(schema) + sizeOf(args)
-        const started = performance.now()
+        const started = cpuMs()
         let tool: Tool
         try {
           tool = defineTool({ name: 'hostile', description: '', inputSchema: schema, execute: () => 'ran' })
@@ -275,7 +284,7 @@ describe('property: hostile schemas and arguments', () => {
         const result = await tk.execute('hostile', args)
         expect(typeof result.output).toBe('string')
         if (result.isError) expect(result.output.length).toBeLessThan(2_100)
-        expect(performance.now() - started).toBeLessThan(boundMs(size))
+        expect(cpuMs() - started).toBeLessThan(boundMs(size))
       }),
       { numRuns: 150 },
     )
@@ -287,10 +296,10 @@ describe('property: hostile schemas and arguments', () => {
         tools: [foreignTool('p', patternSchema(pattern))],
         logger: quiet,
       })
-      const started = performance.now()
+      const started = cpuMs()
       const result = await tk.execute('p', { text: evilText(2_000), [evilText(2_000)]: 1 })
       expect(result.isError).toBe(true)
-      expect(performance.now() - started).toBeLessThan(1_000)
+      expect(cpuMs() - started).toBeLessThan(1_000)
     }
   })
 })

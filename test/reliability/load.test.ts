@@ -62,8 +62,14 @@ function echoingScript(tools: (prompt: string) => Array<{ name: string; args: ob
 
 failOnUnhandledRejections()
 
+// 200 model calls through the real SDK and 200 tool calls: seconds on an idle machine, far more on a busy
+// one. The bound is there to end a hung run, not to time the work.
+const LOAD_TIMEOUT_MS = 180_000
+
 describe('100 concurrent runs on one client and one toolkit', () => {
-  it('keep their own transcripts and results, in run and in stream', async () => {
+  it('keep their own transcripts and results, in run and in stream', {
+    timeout: LOAD_TIMEOUT_MS,
+  }, async () => {
     const endpoint = await startScriptedServer({
       protocol: openai.protocol,
       script: echoingScript((prompt) => [
@@ -146,7 +152,9 @@ describe('one stdio MCP server under concurrent calls', () => {
 })
 
 describe('a long-lived HTTP server sharing one client and one toolkit across requests', () => {
-  it('answers 60 concurrent requests, each with its own tools results, and keeps serving', async () => {
+  it('answers 60 concurrent requests, each with its own tools results, and keeps serving', {
+    timeout: LOAD_TIMEOUT_MS,
+  }, async () => {
     const endpoint = await startScriptedServer({
       protocol: openai.protocol,
       script: echoingScript((prompt) => [

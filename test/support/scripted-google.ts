@@ -40,6 +40,7 @@ export const googleProtocol: WireProtocol = {
     })
     return chunks
   },
+  refuse: (request: RecordedRequest) => nameRefusal(request),
   error: (status: number, message: string) => ({
     error: {
       code: status,
@@ -63,4 +64,23 @@ function usageOf(step: Reply): Record<string, number> {
   const input = step.usage?.input ?? 10
   const output = step.usage?.output ?? 5
   return { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output }
+}
+
+/**
+ * Gemini's rule for a function's name (the API answers 400 otherwise): a letter or an underscore first, then
+ * letters, digits, `_`, `.`, `:` or `-`, 64 characters at most.
+ */
+const GEMINI_FUNCTION_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
+
+function nameRefusal(request: RecordedRequest): string | undefined {
+  const declarations: Array<{ name?: unknown }> = (request.body?.tools ?? []).flatMap(
+    (tool: { functionDeclarations?: Array<{ name?: unknown }> }) => tool.functionDeclarations ?? [],
+  )
+  for (const [index, declaration] of declarations.entries()) {
+    const name = String(declaration.name)
+    if (!GEMINI_FUNCTION_NAME.test(name)) {
+      return `* GenerateContentRequest.tools[0].function_declarations[${index}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:) or dashes (-), with a maximum length of 64.`
+    }
+  }
+  return undefined
 }
