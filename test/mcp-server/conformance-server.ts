@@ -66,6 +66,7 @@ const toolkit = await createToolkit({
         // Composition and conditional keywords, which a server must pass on untouched.
         allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
         if: { properties: { kind: { const: 'postal' } } },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a thenable.
         then: { required: ['code'] },
         else: {},
         additionalProperties: false,
