@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The server scenarios of @modelcontextprotocol/conformance that apply to a toolkit served over MCP, run
-# against createMcpHandler (test/mcp-server/conformance-server.ts) on a loopback port. The suite's CLI
-# needs Node 22 (scripts/node22.sh). docs/mcp-server.md lists every scenario and why the others do not apply.
+# The server scenarios of the MCP conformance suite that apply to a toolkit served over MCP, run against
+# createMcpHandler (test/mcp-server/conformance-server.ts) on a loopback port: the 0.1.16 line's 2025
+# scenarios one by one, then the 0.2 line (@modelcontextprotocol/conformance-next) with the 2026-07-28
+# requirement set, whose scenarios that do not apply are test/conformance/server-2026-baseline.yml. The
+# suite's CLI needs Node 22 (scripts/node22.sh). docs/mcp-server.md lists every scenario and why the
+# others do not apply.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -36,4 +39,15 @@ for scenario in "${scenarios[@]}"; do
   fi
   printf "%-30s %s\n" "$scenario" "$(grep -E "^Passed:" "$work/$scenario.txt" || echo "no result")"
 done
+
+echo "== 0.2 line, --requirements 2026-07-28"
+# Exits non-zero on a failure outside the baseline, and on a baselined scenario that passes.
+if ! (cd "$work" && "$node22" "$root/node_modules/@modelcontextprotocol/conformance-next/dist/index.js" server \
+  --url "$url" --requirements 2026-07-28 \
+  --expected-failures "$root/test/conformance/server-2026-baseline.yml" >"$work/2026.txt" 2>&1); then
+  failed=1
+  grep -vE '^\S+Z\S* \[' "$work/2026.txt" | tail -40
+fi
+grep -E '^[✓✗] ' "$work/2026.txt" || true
+grep -E '^Total:' "$work/2026.txt" || true
 exit "$failed"

@@ -1,11 +1,17 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { isLegacyRequest, createMcpHandler as sdkMcpHandler } from '@modelcontextprotocol/server'
 import { ConfigError } from '../errors.js'
 import { listNames } from '../shared/did-you-mean.js'
+import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
-import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
+import { approvalCodec } from './ask-approval.js'
+import {
+  createToolkitMcpServer,
+  type McpServeOptions,
+  type ServedInstance,
+} from './create-toolkit-mcp-server.js'
+import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
 
 /**
@@ -19,9 +25,10 @@ import { refusal, requestGuard } from './request-guard.js'
  */
 export interface McpHandlerOptions extends McpServeOptions {
   /**
-   * `stateful` keeps one MCP session per client in this process (the `Mcp-Session-Id` header), which
-   * server-to-client requests need; `stateless` answers every request on its own, as plain JSON, for
-   * serverless platforms where consecutive requests may reach different instances. @default 'stateful'
+   * How 2025-era clients are served (2026-07-28 requests are stateless in both): `stateful` keeps one MCP
+   * session per 2025 client in this process (the `Mcp-Session-Id` header), which asking such a client for
+   * an approval needs; `stateless` answers every request on its own, for serverless platforms where
+   * consecutive requests may reach different instances. @default 'stateful'
    */
   sessions?: 'stateful' | 'stateless'
   /**
@@ -43,7 +50,7 @@ export interface McpHandlerOptions extends McpServeOptions {
    */
   authorize?: (request: Request) => boolean | Promise<boolean>
   /**
-   * Sessions kept at once; past it a new session is refused (503) until one closes or idles out, so new
+   * 2025-era sessions kept at once; past it a new session is refused (503) until one closes or idles out, so new
    * callers never push out a live session. @default 1000
    */
   maxSessions?: number
@@ -53,25 +60,34 @@ export interface McpHandlerOptions extends McpServeOptions {
   logger?: Logger
 }
 
+/**
+ * What `createMcpHandler` takes: the toolkit to serve and how.
+ *
+ * @example
+ * const config: McpHandlerConfig = { toolkit, allowedHosts: ['mcp.example.com'], authorize: checkToken }
+ */
+export interface McpHandlerConfig extends McpHandlerOptions {
+  /** The toolkit whose tools are served. */
+  toolkit: Toolkit
+}
+
 /** A fetch handler: a Next.js route's `GET`/`POST`/`DELETE`, a Hono or Bun route, a Worker's `fetch`. */
 export type McpHandler = (request: Request) => Promise<Response>
-
-interface Session {
-  server: Server
-  transport: WebStandardStreamableHTTPServerTransport
-  lastUsed: number
-}
 
 const DEFAULT_MAX_SESSIONS = 1000
 const DEFAULT_SESSION_IDLE_MS = 15 * 60_000
 
 /**
- * Serves a toolkit as an MCP server over streamable HTTP, as a fetch handler: every tool with its schema
- * and annotations, each call through the toolkit (validation, timeout, output cap), error results as
- * `isError`. A call that needs approval (`needsApproval`, the toolkit's `approval` policy) is asked of
- * the client's user through elicitation, in a stateful session with a client that supports it; otherwise
- * it is refused with an error result and not run. Built on the MCP SDK's `Server` and its web-standard
- * streamable HTTP transport, so it runs on Node, Next.js (both runtimes), Bun, Deno and Workers.
+ * Serves a toolkit as an MCP server over streamable HTTP, as a fetch handler, to clients of both eras:
+ * 2026-07-28 (stateless requests, each with its envelope; `server/discover`; the `Mcp-Method` and
+ * `Mcp-Name` headers checked; `tools/list` with its `ttlMs`) and 2025-03-26 to 2025-11-25 (sessions,
+ * `initialize`). Every tool with its schema and annotations, each call through the toolkit (validation,
+ * timeout, output cap), error results as `isError`. A call that needs approval (`needsApproval`, the
+ * toolkit's `approval` policy) is asked of the client's user: a 2026-07-28 client gets an
+ * input-required answer with a yes/no form and retries with the answer; a 2025 client is asked through
+ * elicitation in a stateful session. Where the client cannot ask, the call is refused with an error
+ * result and not run. Built on the MCP SDK's serving entry and its web-standard transports, so it runs
+ * on Node, Next.js (both runtimes), Bun, Deno and Workers.
  *
  * Safe for a local gateway by default: it answers only `localhost`, `127.0.0.1` and `[::1]` (any port),
  * refuses a browser `Origin` on another host, and serves tools that need approval only when `authorize`
@@ -81,10 +97,22 @@ const DEFAULT_SESSION_IDLE_MS = 15 * 60_000
  * @example
  * // app/api/mcp/route.ts
  * import { createMcpHandler } from 'toolnexus/mcp-server'
- * const handler = createMcpHandler(await createToolkit({ tools: [weather] }))
+ * const handler = createMcpHandler({ toolkit: await createToolkit({ tools: [weather] }) })
  * export { handler as GET, handler as POST, handler as DELETE }
  */
-export function createMcpHandler(toolkit: Toolkit, options: McpHandlerOptions = {}): McpHandler {
+export function createMcpHandler(config: McpHandlerConfig): McpHandler
+/**
+ * @deprecated Pass the toolkit with the options: `createMcpHandler({ toolkit, ...options })`.
+ *
+ * @example
+ * const handler = createMcpHandler(toolkit, { authorize })
+ */
+export function createMcpHandler(toolkit: Toolkit, options?: McpHandlerOptions): McpHandler
+export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: McpHandlerOptions): McpHandler {
+  const { toolkit, ...options }: McpHandlerConfig =
+    isRecord(first) && 'toolkit' in first
+      ? (first as McpHandlerConfig)
+      : { ...second, toolkit: first as Toolkit }
   if (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function') {
     throw new ConfigError('createMcpHandler needs a Toolkit from createToolkit(...).')
   }
@@ -107,13 +135,37 @@ export function createMcpHandler(toolkit: Toolkit, options: McpHandlerOptions = 
   const guard = requestGuard(options)
   const servesApprovals = options.authorize !== undefined
   if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
-  const serve =
-    sessions === 'stateless'
-      ? statelessHandler(toolkit, { ...options, servesApprovals })
-      : statefulHandler(toolkit, { ...options, servesApprovals, maxSessions, sessionIdleMs })
-  return async (request) => (await guard(request)) ?? serve(request)
+  const codec = approvalCodec(options.requestStateKey)
+  const instance = (served: Pick<ServedInstance, 'era' | 'canAsk'>) =>
+    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec })
+  const stateful = sessions === 'stateful'
+  // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
+  const perRequest = sdkMcpHandler(({ era }) => instance({ era, canAsk: era === 'modern' }), {
+    legacy: stateful ? 'reject' : 'stateless',
+  })
+  const sessionful = stateful
+    ? legacySessions({
+        createServer: () => instance({ era: 'legacy', canAsk: true }),
+        maxSessions,
+        sessionIdleMs,
+      })
+    : undefined
+  return async (request) => {
+    const refused = await guard(request)
+    if (refused !== undefined) return refused
+    if (sessionful === undefined) {
+      if (request.method !== 'POST') {
+        return refusal(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
+          allow: 'POST',
+        })
+      }
+      return perRequest.fetch(request)
+    }
+    const legacy =
+      request.method !== 'POST' || request.headers.has('mcp-session-id') || (await isLegacyRequest(request))
+    return legacy ? sessionful(request) : perRequest.fetch(request)
+  }
 }
-
 /** One warning naming every tool left out because no `authorize` says who the caller is. */
 function warnHiddenApprovals(toolkit: Toolkit, logger: Logger): void {
   const hidden = toolkit
@@ -125,84 +177,4 @@ function warnHiddenApprovals(toolkit: Toolkit, logger: Logger): void {
     `createMcpHandler leaves out ${listNames(hidden)}: ${hidden.length === 1 ? 'it needs' : 'they need'} ` +
       'approval, which is served only to authorized callers. Set `authorize` to serve them.',
   )
-}
-
-type ServeOptions = McpServeOptions & { servesApprovals: boolean }
-
-function statelessHandler(toolkit: Toolkit, options: ServeOptions): McpHandler {
-  return async (request) => {
-    if (request.method !== 'POST') {
-      return refusal(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
-        allow: 'POST',
-      })
-    }
-    // A server and transport per request: nothing is shared between requests, nothing outlives one.
-    const server = createToolkitMcpServer(toolkit, { ...options, canAsk: false })
-    // No session id generator: the SDK's stateless mode.
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-    await server.connect(transport)
-    try {
-      return await transport.handleRequest(request)
-    } finally {
-      await server.close()
-    }
-  }
-}
-
-function statefulHandler(
-  toolkit: Toolkit,
-  options: ServeOptions & { maxSessions: number; sessionIdleMs: number },
-): McpHandler {
-  const sessions = new Map<string, Session>()
-  const { maxSessions, sessionIdleMs: idleMs } = options
-  // Sessions being initialized, counted against the cap with the live ones.
-  let starting = 0
-  const close = (id: string, session: Session): void => {
-    sessions.delete(id)
-    session.server.close().catch(() => {})
-  }
-  // Swept on each request rather than on a timer, so an idle process keeps nothing scheduled.
-  const sweep = (now: number): void => {
-    for (const [id, session] of sessions) if (now - session.lastUsed > idleMs) close(id, session)
-  }
-  return async (request) => {
-    const now = Date.now()
-    sweep(now)
-    const id = request.headers.get('mcp-session-id')
-    if (id !== null) {
-      const session = sessions.get(id)
-      if (session === undefined) return refusal(404, 'Session not found: initialize a new session.')
-      session.lastUsed = now
-      return session.transport.handleRequest(request)
-    }
-    if (request.method !== 'POST') {
-      return refusal(400, 'Bad request: send an initialize request first, or the Mcp-Session-Id header.')
-    }
-    // A live session is never closed to make room: a stranger's initialize must not end someone's work.
-    if (sessions.size + starting >= maxSessions) {
-      return refusal(503, `Too many sessions (maxSessions ${maxSessions}): try again later.`, {
-        'retry-after': '60',
-      })
-    }
-    const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true })
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { server, transport, lastUsed: now })
-      },
-      onsessionclosed: (sessionId) => {
-        sessions.delete(sessionId)
-      },
-    })
-    starting++
-    try {
-      await server.connect(transport)
-      const response = await transport.handleRequest(request)
-      // Anything but an initialize is refused by the transport and starts no session.
-      if (transport.sessionId === undefined) await server.close()
-      return response
-    } finally {
-      starting--
-    }
-  }
 }

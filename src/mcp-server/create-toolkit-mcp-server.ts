@@ -1,21 +1,20 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
   type ListToolsResult,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js'
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestStateCodec,
+  Server,
+} from '@modelcontextprotocol/server'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
 import { SearchSession } from '../search/search-session.js'
-import { capText } from '../shared/cap-text.js'
 import { isRecord } from '../shared/is-record.js'
-import { errorResult, toJsonText } from '../tool/tool-result.js'
+import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
+import { type ApprovalState, askApproval } from './ask-approval.js'
 
 /**
  * What every way of serving a toolkit over MCP takes.
@@ -36,117 +35,104 @@ export interface McpServeOptions {
    * `notifications/tools/list_changed`); every tool stays callable by name. @default false
    */
   search?: boolean
+  /**
+   * How long a 2026-07-28 client may keep `tools/list` before asking again (its `ttlMs`), in
+   * milliseconds. With `search` the list changes as the client searches, so it is never cached.
+   * @default 60000
+   */
+  listTtlMs?: number
+  /**
+   * The key (at least 32 bytes) that seals an approval question to the call it was asked for, so that a
+   * 2026-07-28 client's answer counts only for that call. Every instance that may receive the retry needs
+   * the same key (set it when requests are spread over processes). @default a random key per process
+   */
+  requestStateKey?: string | Uint8Array
 }
+
+/** How one server instance is served: the era it speaks, and whether it can ask the client anything. */
+export interface ServedInstance {
+  /** `modern` for 2026-07-28 (per-request envelope), `legacy` for the 2025 revisions. */
+  era: 'legacy' | 'modern'
+  /** False where nothing carries an answer back (stateless 2025 serving). */
+  canAsk: boolean
+  /** Whether tools that may need approval are served (the host knows who the caller is). */
+  servesApprovals: boolean
+  /** The seal of approval questions, shared by every instance of one handler. */
+  codec: RequestStateCodec<ApprovalState>
+}
+
+const DEFAULT_LIST_TTL_MS = 60_000
 
 type ListedTool = ListToolsResult['tools'][number]
 type ContentBlock = CallToolResult['content'][number]
 
-// The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
-const MAX_QUESTION_ARGS_CHARS = 2000
-
 /**
- * One MCP server (the SDK's `Server`) over a toolkit: `tools/list` lists every tool with its schema and
- * annotations, `tools/call` runs it through `toolkit.execute` (validation, timeout, caps) and answers with
- * its output, images and audio, and `isError` when it failed. An unknown tool is a JSON-RPC error, as the
- * protocol asks. A call that needs approval is asked of the client's user through elicitation when the
- * client supports it and `canAsk` (a stateless server cannot: nothing carries the answer back); otherwise
- * it is refused with an error result. Unless `servesApprovals`, a tool that may need approval is neither
- * listed nor called.
+ * One MCP server (the SDK's `Server`) over a toolkit, for either era: `tools/list` lists every tool with
+ * its schema and annotations (cached by 2026-07-28 clients for `listTtlMs`), `tools/call` runs it through
+ * `toolkit.execute` (validation, timeout, caps) and answers with its output, images and audio, and
+ * `isError` when it failed. An unknown tool is a JSON-RPC error, as the protocol asks. A call that needs
+ * approval is asked of the client's user (see `askApproval`): an input-required answer on 2026-07-28,
+ * elicitation on a 2025 session; where the client cannot ask, it is refused with an error result. Unless
+ * `servesApprovals`, a tool that may need approval is neither listed nor called.
  *
  * @example
- * const server = createToolkitMcpServer(toolkit, { canAsk: true, servesApprovals: true })
- * await server.connect(transport)
+ * const server = createToolkitMcpServer(toolkit, { era: 'modern', canAsk: true, servesApprovals: true, codec })
  */
-export function createToolkitMcpServer(
-  toolkit: Toolkit,
-  options: McpServeOptions & { canAsk: boolean; servesApprovals: boolean },
-): Server {
+export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOptions & ServedInstance): Server {
   // A tool that needs approval is served only to callers the host authorized: an approval asked of an
   // unknown caller would be answered by that caller.
   const served = (tool: Tool): boolean => options.servesApprovals || !mayNeedApproval(toolkit, tool)
+  const searching = options.search === true
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
-      capabilities: { tools: options.search === true ? { listChanged: true } : {} },
+      capabilities: { tools: searching ? { listChanged: true } : {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       // Schemas are checked with @cfworker/json-schema, which generates no code: edge runtimes forbid it.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      cacheHints: {
+        'tools/list': {
+          ttlMs: searching ? 0 : (options.listTtlMs ?? DEFAULT_LIST_TTL_MS),
+          cacheScope: 'private',
+        },
+      },
+      // A sealed question that fails its check is refused before the handler runs.
+      requestState: { verify: (state, ctx) => options.codec.verify(state, ctx) },
     },
   )
   // One search state per server, so per client session: what a client found is listed for it alone.
-  const search =
-    options.search === true
-      ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
-      : undefined
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  const search = searching
+    ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
+    : undefined
+  server.setRequestHandler('tools/list', () => ({
     tools: (search?.tools() ?? toolkit.tools()).filter(served).map(listedTool),
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: given } = request.params
     const searched = search?.answer(name, isRecord(given) ? given : {})
     if (searched !== undefined && search !== undefined) {
       const before = search.tools()
       const result = await searched
-      if (search.tools() !== before) await server.sendToolListChanged().catch(() => {})
+      if (search.tools() !== before && options.era === 'legacy') {
+        await server.sendToolListChanged().catch(() => {})
+      }
       return callToolResult(result)
     }
     const tool = toolkit.get(name)
     if (tool === undefined || !served(tool)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}".`)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}".`)
     }
     const args = isRecord(given) ? given : {}
-    const toolCallId = String(extra.requestId)
+    const toolCallId = String(ctx.mcpReq.id)
     if (await toolkit.needsApproval(name, args, toolCallId)) {
-      const refusal = await askApproval({ server, name, args, canAsk: options.canAsk, signal: extra.signal })
-      if (refusal !== undefined) return callToolResult(errorResult(refusal))
+      const verdict = await askApproval({ server, ctx, name, args, ...options })
+      if (verdict.kind === 'ask') return verdict.result
+      if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
-    const context: ToolContext = { toolCallId, signal: extra.signal }
+    const context: ToolContext = { toolCallId, signal: ctx.mcpReq.signal }
     return callToolResult(await toolkit.execute(name, args, context))
   })
   return server
-}
-
-/**
- * Asks the client's user whether the call may run (a form with one yes/no field). `undefined` when
- * approved, else why not, as the text of the error result.
- */
-async function askApproval(options: {
-  server: Server
-  name: string
-  args: Record<string, unknown>
-  canAsk: boolean
-  signal: AbortSignal
-}): Promise<string | undefined> {
-  const { server, name, args, canAsk, signal } = options
-  const elicitation = server.getClientCapabilities()?.elicitation
-  // `elicitation: {}` is form mode; a client that lists modes must list `form`.
-  const asksForms = isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)
-  if (!canAsk || !asksForms) {
-    return `Tool "${name}" needs a person's approval before it runs, and this MCP ${canAsk ? 'client cannot ask for it (it does not support elicitation)' : 'server is stateless, so it cannot ask for it'}. The call was not run.`
-  }
-  let answer: Awaited<ReturnType<Server['elicitInput']>>
-  try {
-    answer = await server.elicitInput(
-      {
-        mode: 'form',
-        message: `Allow the tool "${name}" to run with these arguments?\n${capText(toJsonText(args), MAX_QUESTION_ARGS_CHARS)}`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            approve: { type: 'boolean', title: 'Approve', description: `Run "${name}" now.` },
-          },
-          required: ['approve'],
-        },
-      },
-      { signal },
-    )
-  } catch (error) {
-    return `Tool "${name}" needs a person's approval, and asking for it failed (${error instanceof Error ? error.message : 'no answer'}). The call was not run.`
-  }
-  if (answer.action === 'accept' && answer.content?.approve === true) return undefined
-  const how =
-    answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled'
-  return `The call of tool "${name}" was ${how} by the user. It was not run.`
 }
 
 function listedTool(tool: Tool): ListedTool {

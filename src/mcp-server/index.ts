@@ -3,7 +3,8 @@
 export {
   createMcpHandler,
   type McpHandler,
+  type McpHandlerConfig,
   type McpHandlerOptions,
 } from './create-mcp-handler.js'
 export type { McpServeOptions } from './create-toolkit-mcp-server.js'
-export { type StdioMcpServer, serveStdio } from './serve-stdio.js'
+export { type StdioMcpServer, type StdioServeConfig, serveStdio } from './serve-stdio.js'

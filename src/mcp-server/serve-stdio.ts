@@ -1,5 +1,7 @@
 import { ConfigError } from '../errors.js'
+import { isRecord } from '../shared/is-record.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { approvalCodec } from './ask-approval.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 
 /** A toolkit being served over standard input and output. */
@@ -9,24 +11,54 @@ export interface StdioMcpServer {
 }
 
 /**
+ * What `serveStdio` takes: the toolkit to serve and how.
+ *
+ * @example
+ * const config: StdioServeConfig = { toolkit, name: 'my-gateway' }
+ */
+export interface StdioServeConfig extends McpServeOptions {
+  /** The toolkit whose tools are served. */
+  toolkit: Toolkit
+}
+
+/**
  * Serves a toolkit as an MCP server over this process's standard input and output, the way Claude
- * Desktop, Cursor and other MCP clients start local servers. Standard output then belongs to the
- * protocol: log to standard error.
+ * Desktop, Cursor and other MCP clients start local servers. The client's first message picks the era
+ * for the connection: `server/discover` or an enveloped request for 2026-07-28, `initialize` for the
+ * 2025 revisions. The client started this process and owns its pipes, so it is the caller the tools are
+ * served to, approvals included (asked through an input-required answer or elicitation, by era).
+ * Standard output then belongs to the protocol: log to standard error.
  *
  * @example
  * // gateway.ts — started by an MCP client as `node gateway.js`
  * import { serveStdio } from 'toolnexus/mcp-server'
  * const toolkit = await createToolkit({ mcpConfig: './mcp.json', skillsDir: './skills' })
+ * await serveStdio({ toolkit, name: 'my-gateway' })
+ */
+export async function serveStdio(config: StdioServeConfig): Promise<StdioMcpServer>
+/**
+ * @deprecated Pass the toolkit with the options: `serveStdio({ toolkit, ...options })`.
+ *
+ * @example
  * await serveStdio(toolkit, { name: 'my-gateway' })
  */
-export async function serveStdio(toolkit: Toolkit, options: McpServeOptions = {}): Promise<StdioMcpServer> {
+export async function serveStdio(toolkit: Toolkit, options?: McpServeOptions): Promise<StdioMcpServer>
+export async function serveStdio(
+  first: Toolkit | StdioServeConfig,
+  second?: McpServeOptions,
+): Promise<StdioMcpServer> {
+  const { toolkit, ...options }: StdioServeConfig =
+    isRecord(first) && 'toolkit' in first
+      ? (first as StdioServeConfig)
+      : { ...second, toolkit: first as Toolkit }
   if (typeof toolkit?.tools !== 'function' || typeof toolkit.execute !== 'function') {
     throw new ConfigError('serveStdio needs a Toolkit from createToolkit(...).')
   }
-  // Loaded here: the stdio transport needs Node's process streams, which the HTTP handler must not.
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
-  // The client started this process and owns its pipes: it is the caller the tools are served to.
-  const server = createToolkitMcpServer(toolkit, { ...options, canAsk: true, servesApprovals: true })
-  await server.connect(new StdioServerTransport())
-  return { close: () => server.close() }
+  // Loaded here: the stdio entry needs Node's process streams, which the HTTP handler must not.
+  const { serveStdio: serveSdkStdio } = await import('@modelcontextprotocol/server/stdio')
+  const codec = approvalCodec(options.requestStateKey)
+  const handle = serveSdkStdio(({ era }) =>
+    createToolkitMcpServer(toolkit, { ...options, era, canAsk: true, servesApprovals: true, codec }),
+  )
+  return { close: () => handle.close() }
 }

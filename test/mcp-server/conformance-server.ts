@@ -51,9 +51,24 @@ const toolkit = await createToolkit({
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
-          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+          address: {
+            $anchor: 'address',
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          kind: { type: 'string' },
+          code: { type: 'string' },
+        },
+        // Composition and conditional keywords, which a server must pass on untouched.
+        allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+        if: { properties: { kind: { const: 'postal' } } },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a thenable.
+        then: { required: ['code'] },
+        else: {},
         additionalProperties: false,
       },
       execute: (args) => JSON.stringify(args),
@@ -61,7 +76,7 @@ const toolkit = await createToolkit({
   ],
 })
 
-const handler = createMcpHandler(toolkit, { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] })
+const handler = createMcpHandler({ toolkit, allowedHosts: ['localhost', '127.0.0.1', '[::1]'] })
 const server = await serveFetch(handler, Number(process.env.PORT ?? 0))
 process.stdout.write(`${server.url}/mcp\n`)
 const stop = (): void => {

@@ -3,4 +3,4 @@ import { serveStdio } from '../../src/mcp-server/serve-stdio.js'
 import { servedToolkit } from './served-toolkit.js'
 
 const toolkit = await servedToolkit()
-await serveStdio(toolkit, { name: 'served-over-stdio', version: '9.9.9' })
+await serveStdio({ toolkit, name: 'served-over-stdio', version: '9.9.9' })

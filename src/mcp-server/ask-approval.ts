@@ -1,0 +1,128 @@
+import {
+  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import { capText } from '../shared/cap-text.js'
+import { isRecord } from '../shared/is-record.js'
+import { toJsonText } from '../tool/tool-result.js'
+
+// The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
+const MAX_QUESTION_ARGS_CHARS = 2000
+// The key of the approval question among a call's input requests, and of its answer on the retry.
+const APPROVAL_KEY = 'approval'
+
+/** What a question carries to its retry, sealed: the call it was asked for (the arguments as a digest). */
+export interface ApprovalState {
+  tool: string
+  args: string
+}
+
+/**
+ * How a call that needs approval goes on: `run` it, `refuse` it with the text of an error result, or
+ * `ask` the client's user (the input-required answer to send).
+ */
+export type ApprovalVerdict =
+  | { kind: 'run' }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'ask'; result: InputRequiredResult }
+
+/**
+ * The seal of approval questions: an HMAC over what the retry must echo, so a client cannot claim an
+ * answer to a question it was never asked (for other arguments, another tool). Every instance serving
+ * the retry needs the same key; without one, a random key for this process.
+ *
+ * @example
+ * const codec = approvalCodec(process.env.MCP_STATE_KEY)
+ */
+export function approvalCodec(key: string | Uint8Array | undefined): RequestStateCodec<ApprovalState> {
+  return createRequestStateCodec<ApprovalState>({
+    key: key ?? crypto.getRandomValues(new Uint8Array(32)),
+    bind: (ctx) => ctx.mcpReq.method,
+  })
+}
+
+/**
+ * Asks whether a call may run, as a multi-round-trip request: the first round answers `input_required`
+ * with a yes/no form and the sealed call; the retry carries the user's answer, which counts only for the
+ * call it was asked about. On a 2025-era session the SDK asks the same form through elicitation and
+ * re-enters the handler. A client that cannot show a form, or a server with no way to receive the answer
+ * (`canAsk` false: stateless 2025 serving), gets a refusal and the call is not run.
+ *
+ * @example
+ * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true })
+ */
+export async function askApproval(options: {
+  server: Server
+  ctx: ServerContext
+  codec: RequestStateCodec<ApprovalState>
+  name: string
+  args: Record<string, unknown>
+  era: 'legacy' | 'modern'
+  canAsk: boolean
+}): Promise<ApprovalVerdict> {
+  const { server, ctx, codec, name, args, era, canAsk } = options
+  if (!canAsk) {
+    return refuse(
+      `Tool "${name}" needs a person's approval before it runs, and this MCP server is stateless, so it cannot ask for it. The call was not run.`,
+    )
+  }
+  // A 2026-07-28 request declares what its client can do in its own envelope; a 2025 client did at initialize.
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
+  const capabilities =
+    era === 'modern' ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()
+  if (!asksForms(capabilities)) {
+    return refuse(
+      `Tool "${name}" needs a person's approval before it runs, and this MCP client cannot ask for it (it does not support elicitation). The call was not run.`,
+    )
+  }
+  const digest = await argsDigest(args)
+  const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY)
+  const state = ctx.mcpReq.requestState<ApprovalState>()
+  // An answer counts only with the sealed question it answers, asked for this very call.
+  if (answer.kind === 'elicit' && state?.tool === name && state.args === digest) {
+    if (
+      answer.action === 'accept' &&
+      acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_KEY)?.approve === true
+    ) {
+      return { kind: 'run' }
+    }
+    const how =
+      answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled'
+    return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
+  }
+  const question = inputRequired.elicit({
+    mode: 'form',
+    message: `Allow the tool "${name}" to run with these arguments?\n${capText(toJsonText(args), MAX_QUESTION_ARGS_CHARS)}`,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve', description: `Run "${name}" now.` } },
+      required: ['approve'],
+    },
+  })
+  const requestState = await codec.mint({ tool: name, args: digest }, ctx)
+  return { kind: 'ask', result: inputRequired({ inputRequests: { [APPROVAL_KEY]: question }, requestState }) }
+}
+
+function refuse(reason: string): ApprovalVerdict {
+  return { kind: 'refuse', reason }
+}
+
+/** `elicitation: {}` is form mode; a client that lists modes must list `form`. */
+function asksForms(capabilities: unknown): boolean {
+  const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined
+  return isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)
+}
+
+/** SHA-256 of the arguments' JSON text, hex: what the sealed question names the call by. */
+async function argsDigest(args: Record<string, unknown>): Promise<string> {
+  const bytes = new TextEncoder().encode(toJsonText(args))
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+  return Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}

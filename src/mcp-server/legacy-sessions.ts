@@ -1,0 +1,77 @@
+import { type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
+import { refusal } from './request-guard.js'
+
+interface Session {
+  server: Server
+  transport: WebStandardStreamableHTTPServerTransport
+  lastUsed: number
+}
+
+/**
+ * The 2025-era sessions of a stateful handler: one MCP session per client (the `Mcp-Session-Id`
+ * header), each with its own server, so server-to-client requests (an approval asked through
+ * elicitation) reach the client that made the call. At most `maxSessions` at once: past it a new
+ * session is refused (503) and no live one is closed to make room; one unused for `sessionIdleMs` is
+ * closed on the next request (no timer, so an idle process keeps nothing scheduled).
+ *
+ * @example
+ * const legacy = legacySessions({ createServer: () => createToolkitMcpServer(toolkit, served), maxSessions: 1000, sessionIdleMs: 900_000 })
+ * const response = await legacy(request)
+ */
+export function legacySessions(options: {
+  createServer: () => Server
+  maxSessions: number
+  sessionIdleMs: number
+}): (request: Request) => Promise<Response> {
+  const sessions = new Map<string, Session>()
+  const { createServer, maxSessions, sessionIdleMs: idleMs } = options
+  // Sessions being initialized, counted against the cap with the live ones.
+  let starting = 0
+  const close = (id: string, session: Session): void => {
+    sessions.delete(id)
+    session.server.close().catch(() => {})
+  }
+  const sweep = (now: number): void => {
+    for (const [id, session] of sessions) if (now - session.lastUsed > idleMs) close(id, session)
+  }
+  return async (request) => {
+    const now = Date.now()
+    sweep(now)
+    const id = request.headers.get('mcp-session-id')
+    if (id !== null) {
+      const session = sessions.get(id)
+      if (session === undefined) return refusal(404, 'Session not found: initialize a new session.')
+      session.lastUsed = now
+      return session.transport.handleRequest(request)
+    }
+    if (request.method !== 'POST') {
+      return refusal(400, 'Bad request: send an initialize request first, or the Mcp-Session-Id header.')
+    }
+    // A live session is never closed to make room: a stranger's initialize must not end someone's work.
+    if (sessions.size + starting >= maxSessions) {
+      return refusal(503, `Too many sessions (maxSessions ${maxSessions}): try again later.`, {
+        'retry-after': '60',
+      })
+    }
+    const server = createServer()
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { server, transport, lastUsed: now })
+      },
+      onsessionclosed: (sessionId) => {
+        sessions.delete(sessionId)
+      },
+    })
+    starting++
+    try {
+      await server.connect(transport)
+      const response = await transport.handleRequest(request)
+      // Anything but an initialize is refused by the transport and starts no session.
+      if (transport.sessionId === undefined) await server.close()
+      return response
+    } finally {
+      starting--
+    }
+  }
+}
