@@ -1,7 +1,7 @@
 // The commands of `toolnexus`, one entry each: what `--help` lists, what is checked before any server
 // starts, and what runs on the toolkit. A new command is one more entry in COMMANDS.
 import { DOCTOR_PROVIDERS, type DoctorProvider, type DoctorVerdict } from '../doctor/doctor.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import type { CliArgs } from './cli-options.js'
 import { suggestion, UsageError } from './cli-options.js'
 

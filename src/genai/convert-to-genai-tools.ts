@@ -5,7 +5,7 @@ import {
   toGemini,
 } from '../adapters/convert-to-gemini-tools.js'
 import type { Tool } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 
 /**
  * `toGemini`, typed as whatever `config.tools` of `generateContent` expects (`@google/genai`'s own

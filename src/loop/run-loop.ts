@@ -6,7 +6,7 @@ import { SearchSession } from '../search/search-session.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { addUsage } from './add-usage.js'
 import {
   type CallPreset,

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import type { ModelToolCall, Transport } from './transport.js'
 import type { RunResult } from './types.js'
 

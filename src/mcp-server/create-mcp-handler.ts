@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { ConfigError } from '../errors.js'
 import { listNames } from '../shared/did-you-mean.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 import { refusal, requestGuard } from './request-guard.js'

@@ -13,7 +13,7 @@ import { capText } from '../shared/cap-text.js'
 import { isRecord } from '../shared/is-record.js'
 import { errorResult, toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 
 /** A toolkit being served over standard input and output. */
