@@ -1,5 +1,5 @@
-import { errorMessage } from '../tool/tool-result.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
+import { decodeToolInput } from './decode-tool-input.js'
 import type { ModelToolCall } from './transport.js'
 
 /** A model's tool call as the loop answers it: its arguments read, or why they cannot be used. */
@@ -36,25 +36,14 @@ export function recordedArgs(prepared: PreparedCall): unknown {
  */
 export function prepareCall(call: ModelToolCall, toolkit: ToolRunner | undefined): PreparedCall {
   if (typeof call.input !== 'string') return { call, args: call.input, problem: undefined }
-  const args = call.input
-  let parsed: unknown
-  try {
-    parsed = args.trim() === '' ? {} : JSON.parse(args)
-  } catch (error) {
-    return {
-      call,
-      args,
-      problem: argumentsProblem(call.name, `they are not valid JSON (${errorMessage(error)})`, args, toolkit),
-    }
-  }
-  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-    return { call, args: parsed, problem: undefined }
-  }
-  const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`
+  // Transports decode the arguments once and say why text is not usable; a custom one may hand text over.
+  const decoded = call.inputProblem === undefined ? decodeToolInput(call.input) : call
+  if (typeof decoded.input !== 'string') return { call, args: decoded.input, problem: undefined }
+  const why = 'inputProblem' in decoded ? decoded.inputProblem : undefined
   return {
     call,
-    args,
-    problem: argumentsProblem(call.name, `expected a JSON object, got ${kind}`, args, toolkit),
+    args: decoded.input,
+    problem: argumentsProblem(call.name, why ?? '', decoded.input, toolkit),
   }
 }
 
