@@ -163,5 +163,6 @@ export type {
 } from './tool/types.js'
 // Toolkit and sources
 export type { ApprovalPolicy } from './toolkit/approval-policy.js'
-export { createToolkit, type Toolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
+export { createToolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
+export type { Toolkit } from './toolkit/toolkit.js'
 export { VERSION } from './version.js'

@@ -3,6 +3,7 @@ import { notStrictWarning, strictCached } from '../adapters/to-openai.js'
 import { warnAboutSchema } from '../adapters/warn-about-schema.js'
 import { ConfigError } from '../errors.js'
 import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
+import { decodeToolInput } from '../loop/decode-tool-input.js'
 import { retryAfterFromHeaders } from '../loop/retry.js'
 import type {
   ModelToolCall,
@@ -445,7 +446,7 @@ export class TurnBuilder {
       // Repeated ids would give one id several answers; each call gets its own, answered once.
       id: uniqueCallId(id, this.#ids),
       name: this.#ownNames?.get(name) ?? name,
-      input: readToolInput(part.input),
+      ...decodeToolInput(part.input),
     })
   }
 
@@ -486,7 +487,7 @@ export class TurnBuilder {
           type: 'tool-call',
           toolCallId: String(part.toolCallId),
           toolName: String(part.toolName),
-          input: readToolInput(part.input),
+          input: decodeToolInput(part.input).input,
           providerExecuted: true,
         }
       } else if (part.type === 'text') {
@@ -524,42 +525,5 @@ export class TurnBuilder {
     if (typeof id === 'string') turn.responseId = id
     if (typeof modelId === 'string') turn.responseModel = modelId
     return turn
-  }
-}
-
-/**
- * A tool call's arguments as the loop takes them: the object a JSON text holds, an object a provider
- * sent already parsed (not a string, as the spec says, but some do), or else the text itself, which the
- * loop answers with an error quoting it.
- *
- * @example
- * readToolInput('{"city":"Pune"}') // { city: 'Pune' }
- * readToolInput({ city: 'Pune' })  // { city: 'Pune' }
- * readToolInput(42)                // '42'
- */
-export function readToolInput(input: unknown): Record<string, unknown> | string {
-  if (input === undefined || input === null) return {}
-  if (typeof input === 'string') return parseObject(input) ?? input
-  if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>
-  return toJsonText(input)
-}
-
-/**
- * The object a JSON text holds, or undefined when it is not JSON or not an object. Empty text is `{}`
- * (some providers send no text for a call without arguments).
- *
- * @example
- * parseObject('{"city":"Pune"}') // { city: 'Pune' }
- * parseObject('[1]')             // undefined
- */
-export function parseObject(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '') return {}
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
   }
 }

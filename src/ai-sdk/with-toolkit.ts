@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js'
 import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
 import type { ModelToolCall } from '../loop/transport.js'
 import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { checkLanguageModel } from './ai-sdk-transport.js'
 import { convertProviderFormPrompt, TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import type {

@@ -1,7 +1,7 @@
 // The commands of `toolnexus`, one entry each: what `--help` lists, what is checked before any server
 // starts, and what runs on the toolkit. A new command is one more entry in COMMANDS.
 import { DOCTOR_PROVIDERS, type DoctorProvider, type DoctorVerdict } from '../doctor/diagnose-tools.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import type { CliArgs } from './read-cli-args.js'
 import { suggestion, UsageError } from './read-cli-args.js'
 

@@ -22,7 +22,7 @@ import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
 import { callStore, saveTurn } from '../stores/save-turn.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import {
   checkRunId,
   type DurableListener,

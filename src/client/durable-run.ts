@@ -5,7 +5,7 @@ import type { RunStateTransport } from '../approvals/run-state.js'
 import type { DurableRunInput, DurableRunner } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
 import type { RunEvent, RunResult } from '../loop/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 
 /** What a durable run records as its input: what another process can rebuild the run from. */
 export interface DurablePayload<Message> {

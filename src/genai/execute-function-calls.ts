@@ -1,6 +1,6 @@
 import type { Content } from '@google/genai'
 import type { ToolContext } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import {
   convertToFunctionResponseContent,
   takesFunctionResponseImages,

@@ -1,7 +1,7 @@
 import type { Tool as GenAITool } from '@google/genai'
 import { type GeminiToolWrapper, type ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
 import type { Tool } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 
 /**
  * `toGemini`, typed as whatever `config.tools` of `generateContent` expects (`@google/genai`'s own

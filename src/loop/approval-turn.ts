@@ -14,7 +14,7 @@ import {
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import type { ModelToolCall, ModelTurn, Transport } from './transport.js'
 import type { SuspendedRunResult, ToolCallRecord, Usage } from './types.js'
 

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { ToolRunner } from '../toolkit/toolkit.js'
 import type { ModelToolCall, Transport } from './transport.js'
 import type { RunResult } from './types.js'
 
@@ -16,7 +16,7 @@ export interface LoopTelemetry {
   /** Called once as a run starts, in the caller's context (a span active there is the run's parent). */
   startRun(info: {
     model: Transport<unknown>['model']
-    toolkit: Toolkit | undefined
+    toolkit: ToolRunner | undefined
     system: string | undefined
     prompt: string | readonly unknown[]
   }): RunTelemetry

@@ -8,6 +8,11 @@ export interface ModelToolCall {
   name: string
   /** The arguments as sent: JSON text (AI SDK) or an already-parsed object (Gemini). */
   input: string | Record<string, unknown>
+  /**
+   * Why `input`, then the text as sent, is not usable arguments (not JSON, or not an object): set by
+   * `decodeToolInput`, so the loop words its answer without parsing the text again.
+   */
+  inputProblem?: string
   /** True when the provider sent no id and `id` was made up; the answer then carries no id. */
   idGenerated?: boolean
 }

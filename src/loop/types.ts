@@ -1,6 +1,6 @@
 import type { ApprovalResponse, PendingApproval, RunState } from '../approvals/run-state.js'
 import type { Tool, ToolMedia, ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 
 /** Tokens used, summed over a run's turns. */
 export interface Usage {

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js'
 import { listNames } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { approvalCodec } from './ask-approval.js'
 import {

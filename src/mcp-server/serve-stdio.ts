@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 

@@ -31,7 +31,7 @@ import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { ConversationRecord, ConversationStore } from '../stores/conversation-store.js'
 import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { Toolkit } from '../toolkit/toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream-response.js'
 import {
   RUN_METADATA_KEY,

@@ -1,6 +1,6 @@
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { ToolRunner as Toolkit } from '../toolkit/toolkit.js'
 import type { ToolSearchOptions } from './tool-search.js'
 
 /**

@@ -1,0 +1,196 @@
+// What the loop costs against a bare loop over the same model's `doGenerate`, measured side by side in one
+// process: the real `@ai-sdk/openai` provider over an in-memory `fetch` that plays the bench's scripted
+// Chat Completions endpoint (no network, no other process), the bench's two tools (`get_weather`,
+// `get_time`), one question → two parallel tool calls → the answer.
+//
+//   sequential   runs one after another, batches rotating (`runSideBySide`)
+//   concurrent   `--concurrency` runs at once (100 by default), the two loops taking turns round after
+//                round; the figure is toolnexus's throughput over the bare loop's, the median of the
+//                per-round ratios
+//
+// Run from the repository root:
+//
+//   npx tsx bench/loop-overhead.ts [--rounds 30] [--batch 50] [--concurrency 100] [--waves 5]
+//     [--only sequential|concurrent] [--library node_modules/.cache/main/src]
+
+import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
+import { createOpenAI } from '@ai-sdk/openai'
+import { benchOption, type Contender, runSideBySide } from './side-by-side.js'
+import { type OpenAIRequest, openAIReply } from './src/endpoint/scripted-model.js'
+import {
+  CITY_JSON_SCHEMA,
+  cityOf,
+  getTime,
+  getWeather,
+  MODEL_ID,
+  PROMPT,
+  SYSTEM,
+  TIME_TOOL,
+  WEATHER_TOOL,
+} from './src/scenario.js'
+
+type Library = typeof import('../src/index.js')
+
+const rounds = Number(benchOption('rounds', '30'))
+const batchSize = Number(benchOption('batch', '50'))
+const concurrency = Number(benchOption('concurrency', '100'))
+const waves = Number(benchOption('waves', '5'))
+const only = benchOption('only', '')
+// Another copy of `src/` (inside the repository, so its imports resolve), to measure a baseline:
+//   mkdir -p node_modules/.cache/main && git archive main src | tar -x -C node_modules/.cache/main
+const libraryDir = benchOption('library', '')
+
+let sequence = 0
+/** A `fetch` that answers Chat Completions requests in memory, by the bench's script. */
+async function scriptedFetch(_url: unknown, init?: { body?: unknown }): Promise<Response> {
+  const request = JSON.parse(String(init?.body)) as OpenAIRequest
+  const reply = openAIReply(request, ++sequence)
+  if (reply.kind !== 'json' || reply.failed) throw new Error(`bench: bad exchange ${JSON.stringify(reply)}`)
+  return new Response(JSON.stringify(reply.body), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  })
+}
+
+function model() {
+  return createOpenAI({ apiKey: 'bench', fetch: scriptedFetch as typeof fetch }).chat(MODEL_ID)
+}
+
+function toolOutput(name: string, args: unknown): string {
+  const city = cityOf(args)
+  return JSON.stringify(name === WEATHER_TOOL.name ? getWeather(city) : getTime(city))
+}
+
+type CallOptions = Parameters<ReturnType<typeof model>['doGenerate']>[0]
+
+/** The floor: the same model's `doGenerate` in a loop, the tools called by hand. */
+function bareLoop(): Contender {
+  const chat = model()
+  const tools: CallOptions['tools'] = [WEATHER_TOOL, TIME_TOOL].map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    inputSchema: CITY_JSON_SCHEMA as never,
+  }))
+  return {
+    name: 'bare doGenerate loop',
+    async run() {
+      const prompt: CallOptions['prompt'] = [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: [{ type: 'text', text: PROMPT }] },
+      ]
+      for (let turn = 0; turn < 10; turn++) {
+        const result = await chat.doGenerate({ prompt, tools })
+        const calls = result.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
+        if (calls.length === 0) return result.content.map((part) => (part.type === 'text' ? part.text : ''))
+        const parsed = calls.map((call) => JSON.parse(call.input) as unknown)
+        const outputs = await Promise.all(
+          calls.map(async (call, index) => toolOutput(call.toolName, parsed[index])),
+        )
+        prompt.push({
+          role: 'assistant',
+          content: calls.map((call, index) => ({
+            type: 'tool-call',
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            input: parsed[index],
+          })),
+        })
+        prompt.push({
+          role: 'tool',
+          content: calls.map((call, index) => ({
+            type: 'tool-result',
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            output: { type: 'text', value: outputs[index] as string },
+          })),
+        })
+      }
+      throw new Error('no answer after 10 turns')
+    },
+  }
+}
+
+async function toolnexusLoop(library: Library): Promise<Contender> {
+  const toolkit = await library.createToolkit({
+    tools: [WEATHER_TOOL, TIME_TOOL].map((tool) =>
+      library.defineTool({
+        ...tool,
+        inputSchema: CITY_JSON_SCHEMA,
+        execute: (args) => toolOutput(tool.name, args),
+      }),
+    ),
+  })
+  const client = library.createClient({ model: model() as never, system: SYSTEM })
+  return {
+    name: 'toolnexus',
+    async run() {
+      const result = await client.run(PROMPT, { toolkit })
+      if (result.toolCalls.length !== 2) throw new Error('bench: expected two tool calls')
+      return result
+    },
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+/** Runs per second for `waves` waves of `concurrency` runs started at once. */
+async function throughput(contender: Contender): Promise<number> {
+  const start = performance.now()
+  for (let wave = 0; wave < waves; wave++) {
+    await Promise.all(Array.from({ length: concurrency }, () => contender.run()))
+  }
+  return (waves * concurrency * 1000) / (performance.now() - start)
+}
+
+async function concurrentSideBySide(contenders: readonly Contender[]): Promise<void> {
+  for (let warm = 0; warm < 5; warm++) for (const contender of contenders) await throughput(contender)
+  const results = contenders.map(() => [] as number[])
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < contenders.length; step++) {
+      const index = (round + step) % contenders.length
+      results[index]?.push(await throughput(contenders[index] as Contender))
+    }
+  }
+  const reference = results[0] as number[]
+  process.stdout.write(
+    `loop overhead, ${concurrency} runs at once: ${rounds} rounds × ${waves} waves, medians\n`,
+  )
+  for (const [index, contender] of contenders.entries()) {
+    const own = results[index] as number[]
+    const ratio = median(own.map((value, round) => value / (reference[round] as number))).toFixed(2)
+    process.stdout.write(
+      `  ${contender.name.padEnd(22)} ${median(own).toFixed(0).padStart(6)} runs/s (${ratio}× ${contenders[0]?.name})\n`,
+    )
+  }
+}
+
+const library: Library =
+  libraryDir === ''
+    ? await import('../src/index.js')
+    : await import(pathToFileURL(resolve(libraryDir, 'index.ts')).href)
+const contenders = [bareLoop(), await toolnexusLoop(library)]
+process.stdout.write(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}\n`,
+)
+if (only !== 'concurrent') {
+  await runSideBySide({ title: 'loop overhead, sequential', contenders, rounds, batchSize })
+}
+if (only !== 'sequential') await concurrentSideBySide(contenders)
+process.stdout.write(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}\n`,
+)
+process.exit(0)

@@ -1,0 +1,111 @@
+import type { SearchSession } from '../search/search-session.js'
+import { errorResult, toolFailed } from '../tool/tool-result.js'
+import type { ToolContext, ToolResult } from '../tool/types.js'
+import type { ToolRunner } from '../toolkit/toolkit.js'
+import type { PreparedCall } from './prepare-call.js'
+import { settleQuietly } from './run-bounded.js'
+import type { RunScope } from './run-scope.js'
+import type { Hooks } from './types.js'
+
+/**
+ * Answers one call. Without tool hooks the promise never rejects (`executeTool` turns every failure into an
+ * error result); with them a hook that throws rejects it, and it is marked handled, because the loop may
+ * stop awaiting first.
+ *
+ * @example
+ * const result = await answerCall(prepared, { toolkit, hooks, scope, search: undefined })
+ */
+export function answerCall<Message>(
+  prepared: PreparedCall,
+  context: LoopCallContext<Message>,
+): Promise<ToolResult> {
+  const { toolkit, hooks, scope, search } = context
+  const { call, problem } = prepared
+  if (problem !== undefined) return Promise.resolve(errorResult(problem))
+  const args =
+    typeof prepared.args === 'object' && prepared.args !== null
+      ? (prepared.args as Record<string, unknown>)
+      : {}
+  if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
+    // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
+    // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
+    return executeTool({
+      toolkit,
+      search,
+      name: call.name,
+      args,
+      signal: scope.outsideSignal,
+      toolCallId: call.id,
+      idempotencyKey: prepared.idempotencyKey,
+    })
+  }
+  return settleQuietly(answerCallWithHooks(prepared, args, context))
+}
+
+async function answerCallWithHooks<Message>(
+  prepared: PreparedCall,
+  given: Record<string, unknown>,
+  context: LoopCallContext<Message>,
+): Promise<ToolResult> {
+  const { toolkit, hooks, scope, search } = context
+  const { call } = prepared
+  let args = given
+  let result: ToolResult | undefined
+  if (hooks.beforeTool !== undefined) {
+    const change = await hooks.beforeTool({ toolCallId: call.id, name: call.name, args })
+    if (change?.args !== undefined) {
+      args = change.args
+      prepared.replacedArgs = args
+    }
+    if (change?.result !== undefined) result = change.result
+  }
+  result ??= await executeTool({
+    toolkit,
+    search,
+    name: call.name,
+    args,
+    signal: scope.signal,
+    toolCallId: call.id,
+    idempotencyKey: prepared.idempotencyKey,
+  })
+  if (hooks.afterTool !== undefined) {
+    const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
+    if (change?.result !== undefined) result = change.result
+  }
+  return result
+}
+
+/** What answering one call needs besides the call. */
+export interface LoopCallContext<Message> {
+  toolkit: ToolRunner | undefined
+  hooks: Hooks<Message>
+  scope: RunScope
+  search: SearchSession | undefined
+}
+
+function executeTool(options: {
+  toolkit: ToolRunner | undefined
+  search: SearchSession | undefined
+  name: string
+  args: Record<string, unknown>
+  signal: AbortSignal | undefined
+  toolCallId: string
+  idempotencyKey: string | undefined
+}): Promise<ToolResult> {
+  const { toolkit, name, args, signal, toolCallId, idempotencyKey } = options
+  const searched = options.search?.answer(name, args)
+  if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
+  if (toolkit === undefined) {
+    return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
+  }
+  // A custom Toolkit may break the never-throws rule; the model still gets an answer.
+  const failed = (error: unknown): ToolResult => toolFailed(name, error)
+  try {
+    const context: ToolContext = { toolCallId }
+    if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey
+    if (signal !== undefined) context.signal = signal
+    return Promise.resolve(toolkit.execute(name, args, context)).then(undefined, failed)
+  } catch (error) {
+    return Promise.resolve(failed(error))
+  }
+}

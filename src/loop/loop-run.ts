@@ -1,0 +1,43 @@
+import type { SearchSession } from '../search/search-session.js'
+import type { ToolRunner } from '../toolkit/toolkit.js'
+import type { ResumedRun } from './approval-turn.js'
+import type { LoopInput, LoopSettings } from './loop-input.js'
+import type { RunScope } from './run-scope.js'
+import type { RunTelemetry } from './run-telemetry.js'
+import type { ModelTurn, Transport } from './transport.js'
+import type { ToolCallRecord, Usage } from './types.js'
+
+/** One run as its turns see it: what it was given, what it has said so far, and where it stands. */
+export interface LoopRun<Message> {
+  input: LoopInput<Message>
+  settings: LoopSettings<Message>
+  toolkit: ToolRunner | undefined
+  /** The transport, traced when the run is. */
+  transport: Transport<Message>
+  scope: RunScope
+  /** Events are built and yielded for streams alone. */
+  streaming: boolean
+  trace: RunTelemetry | undefined
+  /** With tool search on, the tools declared start small and grow. */
+  search: SearchSession | undefined
+  /** Approval checks cost nothing unless the toolkit can ask for them (a custom Toolkit may not). */
+  approvals: Pick<ToolRunner, 'needsApproval'> | undefined
+  system: string | undefined
+  messages: Message[]
+  records: ToolCallRecord[]
+  usage: Usage
+  /** What the transport keeps per message between turns (converted history). */
+  memo: Map<Message, unknown>
+  turn: number
+  last: ModelTurn<Message> | undefined
+  /** Kept over the run: a later turn that waits again continues the same run's approval ids. */
+  runId: string | undefined
+  /** The start of every call's idempotency key: drawn only when a tool is first called. */
+  keyPrefix: string | undefined
+  /** The approval ids answered in earlier parts of the run. */
+  answeredIds: string[]
+  /** Whether the last turn called a tool that its owner outside the loop answers. */
+  handedOut: boolean
+  /** A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered. */
+  resumed: ResumedRun | undefined
+}

@@ -1,0 +1,292 @@
+import { type ToAISDKOptions, toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import { toAnthropic } from '../adapters/to-anthropic.js'
+import { type ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
+import { type ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'
+import { type DoctorReport, diagnoseTools } from '../doctor/diagnose-tools.js'
+import { McpRequestError } from '../errors.js'
+import type {
+  McpPrompt,
+  McpPromptMessages,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpServerStatus,
+  McpSource,
+} from '../mcp/mcp-source.js'
+import type { ToolMatch } from '../search/tool-index.js'
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  type SearchCallOptions,
+  ToolSearch,
+  type ToolSearchOptions,
+} from '../search/tool-search.js'
+import { capText, quoteShort } from '../shared/cap-text.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
+import type { SkillsSource } from '../skills/skills-source.js'
+import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
+import { errorResult, toolFailed } from '../tool/tool-result.js'
+import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
+import { validatingTool } from '../tool/validating-tool.js'
+import { assembleTools, checkDisabledNames, checkToolName, type ToolSources } from './assemble-tools.js'
+import { type RunToolLimits, runTool } from './run-tool.js'
+import type { Toolkit } from './toolkit.js'
+import { registerApprovalLookup } from './toolkit-approvals.js'
+
+// Names an unknown-tool answer lists; the rest are counted.
+const MAX_LISTED_TOOLS = 50
+
+/** What a toolkit is made of, once its sources are loaded. */
+export interface ToolkitParts extends ToolSources {
+  warnings: string[]
+  skills: SkillsSource | undefined
+  search: ToolSearchOptions | undefined
+  limits: RunToolLimits
+}
+/**
+ * The toolkit `createToolkit` makes: the assembled list, calls run by exposed name, and the MCP source's
+ * resources and prompts.
+ *
+ * @example
+ * const toolkit = new DefaultToolkit(parts)
+ * await toolkit.execute('get_weather', { city: 'Chennai' })
+ */
+export class DefaultToolkit implements Toolkit {
+  #byName = new Map<string, Tool>()
+  // Looked at only for a name no tool has.
+  #geminiNames = new Map<string, string>()
+  // For the tools without a rule `needsApproval` is one lookup, nothing allocated.
+  #approvals = new Map<string, NeedsApproval>()
+  readonly #parts: ToolkitParts
+  #list: readonly Tool[] = []
+  #closed: Promise<void> | undefined
+  // Assembly warnings already given, so a rebuild after an MCP list change does not repeat them.
+  readonly #warned = new Set<string>()
+  // Made on the first search: the index library loads only then.
+  #search: Promise<ToolSearch> | undefined
+  readonly searchOptions: ToolSearchOptions | undefined
+
+  constructor(parts: ToolkitParts) {
+    this.#parts = parts
+    this.searchOptions = parts.search
+    for (const tool of parts.tools) checkToolName(tool)
+    this.#rebuild()
+    checkDisabledNames(parts, (message) => this.#warnOnce(message))
+    registerApprovalLookup(this, (name) => this.#approvals.has(name))
+    // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
+    parts.mcp?.onToolsChanged(() => this.#rebuild())
+  }
+
+  tools(): readonly Tool[] {
+    return this.#list
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#find(name)
+  }
+
+  #find(name: string): Tool | undefined {
+    const tool = this.#byName.get(name)
+    if (tool !== undefined || this.#geminiNames.size === 0) return tool
+    const own = this.#geminiNames.get(name)
+    return own === undefined ? undefined : this.#byName.get(own)
+  }
+
+  // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
+  execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    const tool = this.#find(name)
+    if (tool === undefined) return Promise.resolve(this.#unknownTool(name))
+    let checked: Record<string, unknown> | string
+    try {
+      checked = checkArgs(tool.inputSchema, args)
+    } catch (error) {
+      // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
+      return Promise.resolve(toolFailed(name, error))
+    }
+    if (typeof checked !== 'string') return runTool(tool, checked, context, this.#parts.limits)
+    return Promise.resolve(
+      errorResult(capText(invalidArgsMessage(name, checked), this.#parts.limits.maxOutputChars)),
+    )
+  }
+
+  // The name is quoted by its start and the list is cut, so neither a 200 KB name nor 50,000 tools
+  // reach the model whole; the whole text is capped like any output.
+  #unknownTool(name: unknown): ToolResult {
+    const listed = this.#list.slice(0, MAX_LISTED_TOOLS).map((each) => each.name)
+    const more = this.#list.length - listed.length
+    const available =
+      listed.length === 0 ? '(none)' : `${listed.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`
+    const quoted = typeof name === 'string' ? quoteShort(name) : String(typeof name)
+    return errorResult(
+      capText(`Unknown tool ${quoted}. Available tools: ${available}`, this.#parts.limits.maxOutputChars),
+    )
+  }
+
+  needsApproval(
+    name: string,
+    args: Record<string, unknown>,
+    toolCallId?: string,
+  ): boolean | Promise<boolean> {
+    const rule =
+      this.#approvals.get(name) ??
+      (this.#geminiNames.size === 0 ? undefined : this.#approvals.get(this.#geminiNames.get(name) ?? ''))
+    if (rule === undefined) return false
+    const tool = this.#find(name)
+    if (tool === undefined) return false
+    let checked: Record<string, unknown> | string
+    try {
+      checked = checkArgs(tool.inputSchema, args)
+    } catch {
+      return false
+    }
+    // Arguments that do not fit get the error as their answer: nothing runs, so there is nothing to approve.
+    if (typeof checked === 'string') return false
+    if (typeof rule !== 'function') return rule
+    try {
+      const verdict = rule(checked, toolCallId === undefined ? {} : { toolCallId })
+      // A rule that cannot decide asks a person rather than letting the call through.
+      if (isPromiseLike(verdict)) return Promise.resolve(verdict).then(Boolean, () => true)
+      return Boolean(verdict)
+    } catch {
+      return true
+    }
+  }
+
+  async search(query: string, options: SearchCallOptions = {}): Promise<ToolMatch[]> {
+    const limit = Math.min(
+      Math.max(
+        1,
+        Math.floor(Number(options.limit ?? this.searchOptions?.limit ?? DEFAULT_SEARCH_LIMIT)) || 1,
+      ),
+      MAX_SEARCH_LIMIT,
+    )
+    this.#search ??= import('../search/tool-index.js').then(
+      ({ ToolIndex }) => new ToolSearch(new ToolIndex(), this.searchOptions?.embeddings),
+    )
+    const search = await this.#search
+    // The list as it is now: a server's `list_changed` since the last search is indexed first.
+    return search.search(this.#list, typeof query === 'string' ? query : String(query), limit)
+  }
+
+  register(...tools: Tool[]): void {
+    for (const tool of tools) {
+      checkToolName(tool)
+      if (!this.#parts.origins.has(tool)) this.#parts.origins.set(tool, 'register()')
+    }
+    this.#parts.tools.push(...tools)
+    this.#rebuild()
+  }
+
+  skillsPrompt(): string {
+    return this.#parts.skills?.prompt ?? ''
+  }
+
+  mcpStatus(): Record<string, McpServerStatus> {
+    return Object.fromEntries(
+      Object.entries(this.mcpServers()).map(([server, info]) => [server, info.status]),
+    )
+  }
+
+  mcpServers(): Record<string, McpServerInfo> {
+    return this.#parts.mcp?.servers() ?? {}
+  }
+
+  mcpResources(): Promise<McpResource[]> {
+    return this.#parts.mcp?.resources() ?? Promise.resolve([])
+  }
+
+  mcpResourceTemplates(): Promise<McpResourceTemplate[]> {
+    return this.#parts.mcp?.resourceTemplates() ?? Promise.resolve([])
+  }
+
+  readResource(server: string, uri: string): Promise<McpResourceContents> {
+    return this.#mcpOrReject('resources/read', server).then((mcp) => mcp.readResource(server, uri))
+  }
+
+  mcpPrompts(): Promise<McpPrompt[]> {
+    return this.#parts.mcp?.prompts() ?? Promise.resolve([])
+  }
+
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages> {
+    return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args))
+  }
+
+  #mcpOrReject(method: string, server: string): Promise<McpSource> {
+    const mcp = this.#parts.mcp
+    if (mcp !== undefined) return Promise.resolve(mcp)
+    return Promise.reject(
+      new McpRequestError(`No MCP server "${server}": this toolkit was made without an mcpConfig.`, {
+        server,
+        method,
+      }),
+    )
+  }
+
+  warnings(): readonly string[] {
+    return this.#parts.warnings
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#parts.mcp?.close() ?? Promise.resolve()
+    return this.#closed
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+
+  doctor(): DoctorReport {
+    return diagnoseTools(this.#list)
+  }
+
+  toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI> {
+    return toOpenAI(this.#list, options)
+  }
+
+  toAnthropic(): ReturnType<typeof toAnthropic> {
+    return toAnthropic(this.#list)
+  }
+
+  toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini> {
+    return toGemini(this.#list, options)
+  }
+
+  toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK> {
+    // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
+    return toAISDK(
+      this.#list.map((tool) =>
+        validatingTool({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          source: tool.source,
+          maxOutputChars: this.#parts.limits.maxOutputChars,
+          ...this.#approvalOf(tool.name),
+          run: (args, context) => runTool(tool, args, context, this.#parts.limits),
+        }),
+      ),
+      options,
+    )
+  }
+
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return
+    this.#warned.add(message)
+    this.#parts.logger.warn(message)
+  }
+
+  /** Assembles the list again; the first owner of a name keeps it. */
+  #rebuild(): void {
+    const assembled = assembleTools(this.#parts, (message) => this.#warnOnce(message))
+    this.#byName = assembled.byName
+    this.#geminiNames = assembled.geminiNames
+    this.#approvals = assembled.approvals
+    this.#list = assembled.list
+  }
+
+  #approvalOf(name: string): { needsApproval?: NeedsApproval } {
+    const rule = this.#approvals.get(name)
+    return rule === undefined ? {} : { needsApproval: rule }
+  }
+}

@@ -1,0 +1,90 @@
+import type { ToAISDKOptions, toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import type { toAnthropic } from '../adapters/to-anthropic.js'
+import type { ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
+import type { ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'
+import type { DoctorReport } from '../doctor/diagnose-tools.js'
+import type {
+  McpPrompt,
+  McpPromptMessages,
+  McpResource,
+  McpResourceContents,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpServerStatus,
+} from '../mcp/mcp-source.js'
+import type { ToolMatch } from '../search/tool-index.js'
+import type { SearchCallOptions, ToolSearchOptions } from '../search/tool-search.js'
+import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+
+/**
+ * What the loop and the handlers need of a toolkit: its tools, one by name, a call run with checked
+ * arguments and whether it waits for approval, the skills block, and tool search. A `Toolkit` is one.
+ *
+ * @example
+ * function answer(runner: ToolRunner, name: string, args: Record<string, unknown>) {
+ *   return runner.execute(name, args, { toolCallId: 'call_1' })
+ * }
+ */
+export interface ToolRunner {
+  /** All tools, in assembly order. */
+  tools(): readonly Tool[]
+  /** The tool with this exposed name. */
+  get(name: string): Tool | undefined
+  /**
+   * Runs a tool by exposed name. Never throws: an unknown name, arguments that break the schema, a throw,
+   * a timeout or an abort all come back as error results the model can read.
+   */
+  execute(name: string, args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
+  /**
+   * Whether this call must wait for a person's approval: the tool's own `needsApproval` or the toolkit's
+   * `approval` policy. `false` for unknown tools and for arguments that do not fit the schema (the call is
+   * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`.
+   */
+  needsApproval(name: string, args: Record<string, unknown>, toolCallId?: string): boolean | Promise<boolean>
+  /**
+   * The tools best matching a request, best first: a full-text ranking over each tool's name (split into
+   * words), description, parameter names and descriptions, and its server's name and description (fused
+   * with embeddings when `search.embeddings` is set). Works with or without the `search` option.
+   */
+  search(query: string, options?: SearchCallOptions): Promise<ToolMatch[]>
+  /** The `search` options the toolkit was made with; `undefined` when the loop sends every tool. */
+  readonly searchOptions?: ToolSearchOptions | undefined
+  /** The system-prompt block that lists the skills; empty when there are none. */
+  skillsPrompt(): string
+}
+
+/**
+ * Every tool from every source under one roof: look them up, run them by exposed name with validated
+ * arguments, and render them for any provider.
+ */
+export interface Toolkit extends ToolRunner, AsyncDisposable {
+  /** Adds tools after creation; a name already taken keeps its first owner (with a warning). */
+  register(...tools: Tool[]): void
+  /** Each configured MCP server's state. */
+  mcpStatus(): Record<string, McpServerStatus>
+  /** Each configured MCP server's state, reason and tools. */
+  mcpServers(): Record<string, McpServerInfo>
+  /** Every resource the connected MCP servers list (a server that fails to answer is left out, with a warning). */
+  mcpResources(): Promise<McpResource[]>
+  /** Every resource template the connected MCP servers list. */
+  mcpResourceTemplates(): Promise<McpResourceTemplate[]>
+  /** Reads one resource of one server; rejects with an `McpRequestError` when the server cannot. */
+  readResource(server: string, uri: string): Promise<McpResourceContents>
+  /** Every prompt the connected MCP servers list. */
+  mcpPrompts(): Promise<McpPrompt[]>
+  /** Renders one prompt of one server with its arguments; rejects with an `McpRequestError` when the server cannot. */
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
+  /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
+  warnings(): readonly string[]
+  /** Disconnects every MCP client and ends every child process the toolkit started. */
+  close(): Promise<void>
+  toOpenAI(options?: ToOpenAIOptions): ReturnType<typeof toOpenAI>
+  /**
+   * Checks every tool against each provider's schema rules (Gemini, OpenAI, OpenAI strict, Anthropic): sent
+   * as it is, lowered (and what was lost), or refused (and why). Run it before you ship.
+   */
+  doctor(): DoctorReport
+  toAnthropic(): ReturnType<typeof toAnthropic>
+  toGemini(options?: ToGeminiOptions): ReturnType<typeof toGemini>
+  toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK>
+}
