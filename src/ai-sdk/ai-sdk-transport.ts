@@ -13,7 +13,6 @@ import type {
   TransportStreamPart,
 } from '../loop/transport.js'
 import { geminiToolName } from '../tool/names.js'
-import { toJsonText } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
 import { ownNamesByGeminiName, sendsNamesToGemini } from './gemini-tool-names.js'
