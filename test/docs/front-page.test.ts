@@ -37,7 +37,10 @@ describe('the front page', () => {
 
   it.each([
     { what: 'the EBADENGINE warnings of an install on Node 20', pattern: /EBADENGINE/ },
-    { what: 'tsx or Node 24 for `await using`', pattern: /`await using`[^]{0,300}tsx[^]{0,100}Node 24/ },
+    {
+      what: 'tsx or Node 24 for `await using`',
+      pattern: /`await using`[\s\S]{0,300}tsx[\s\S]{0,100}Node 24/,
+    },
     { what: 'an mcp.json to add', pattern: /```jsonc?\n\{\s*"mcpServers"/ },
   ])('explains $what', ({ pattern }) => {
     expect(readme).toMatch(pattern)
