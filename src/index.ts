@@ -2,7 +2,6 @@
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
 export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
-export type { GeminiSchema, GeminiSchemaType } from './adapters/convert-json-schema-to-gemini-schema.js'
 // Adapters
 export {
   convertJsonSchemaToOpenAIStrictSchema,
@@ -17,6 +16,7 @@ export {
   toGemini,
 } from './adapters/convert-to-gemini-tools.js'
 export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/convert-to-openai-tools.js'
+export type { GeminiSchema, GeminiSchemaType } from './adapters/gemini-schema/gemini-schema.js'
 // The provider form: the toolnexus loop as an AI SDK LanguageModel
 export {
   createToolnexus,
