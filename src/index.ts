@@ -2,11 +2,6 @@
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
 export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
-// Adapters
-export {
-  convertJsonSchemaToOpenAIStrictSchema,
-  type OpenAIStrictConversion,
-} from './adapters/convert-json-schema-to-openai-strict-schema.js'
 export { type ToAISDKOptions, ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
 export {
@@ -17,6 +12,11 @@ export {
 } from './adapters/convert-to-gemini-tools.js'
 export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/convert-to-openai-tools.js'
 export type { GeminiSchema, GeminiSchemaType } from './adapters/gemini-schema/gemini-schema.js'
+// Adapters
+export {
+  convertJsonSchemaToOpenAIStrictSchema,
+  type OpenAIStrictConversion,
+} from './adapters/openai-strict-schema/convert-json-schema-to-openai-strict-schema.js'
 // The provider form: the toolnexus loop as an AI SDK LanguageModel
 export {
   createToolnexus,
