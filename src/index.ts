@@ -2,12 +2,12 @@
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
 export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
-export type { GeminiSchema, GeminiSchemaType } from './adapters/convert-json-schema-to-gemini-schema.js'
+export type { GeminiSchema, GeminiSchemaType } from './adapters/gemini-schema/gemini-schema.js'
 // Adapters
 export {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
-} from './adapters/convert-json-schema-to-openai-strict-schema.js'
+} from './adapters/openai-strict-schema/convert-json-schema-to-openai-strict-schema.js'
 export { type ToAISDKOptions, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/to-anthropic.js'
 export {

@@ -3,10 +3,10 @@ import { geminiToolName } from '../tool/names.js'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import {
   type GeminiLowering,
-  type GeminiSchema,
   hasNoProperties,
   lowerJsonSchemaToGemini,
-} from './convert-json-schema-to-gemini-schema.js'
+} from './gemini-schema/convert-json-schema-to-gemini-schema.js'
+import type { GeminiSchema } from './gemini-schema/gemini-schema.js'
 import { warnAboutSchema } from './warn-about-schema.js'
 
 /**

@@ -3,7 +3,7 @@ import type { JSONSchema, Tool } from '../tool/types.js'
 import {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
-} from './convert-json-schema-to-openai-strict-schema.js'
+} from './openai-strict-schema/convert-json-schema-to-openai-strict-schema.js'
 import { warnAboutSchema } from './warn-about-schema.js'
 
 /**

@@ -1,9 +1,7 @@
 import { isRecord } from '../shared/is-record.js'
-import { objectShape, resolveRef as resolve } from './schema-walk.js'
+import { rewriteArguments } from './rewrite-arguments.js'
+import { resolveRef as resolve } from './schema-walk.js'
 import type { JSONSchema } from './types.js'
-
-// Deeper than any argument a model sends; past it values are left as they are.
-const MAX_DEPTH = 64
 
 /**
  * Removes each `null` a model sent for an optional property whose schema does not allow `null`, following
@@ -16,34 +14,10 @@ const MAX_DEPTH = 64
  * dropOptionalNulls({ type: 'object', properties: { days: { type: 'integer' } } }, { days: null }) // {}
  */
 export function dropOptionalNulls(schema: JSONSchema, value: unknown): unknown {
-  return drop(schema, value, schema, 0)
-}
-
-function drop(node: unknown, value: unknown, root: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
-  const schema = resolve(node, root)
-  if (!isRecord(schema)) return value
-  if (Array.isArray(value)) {
-    const items = schema.items
-    if (!isRecord(items)) return value
-    const mapped = value.map((item) => drop(items, item, root, depth + 1))
-    return mapped.some((item, index) => item !== value[index]) ? mapped : value
-  }
-  const { properties, required } = objectShape(schema, root)
-  if (properties.size === 0) return value
-  let changed = false
-  const result: Record<string, unknown> = {}
-  for (const [key, child] of Object.entries(value)) {
-    const property = properties.get(key)
-    if (child === null && property !== undefined && !required.has(key) && !allowsNull(property, root, 0)) {
-      changed = true
-      continue
-    }
-    const next = property === undefined ? child : drop(property, child, root, depth + 1)
-    if (next !== child) changed = true
-    Object.defineProperty(result, key, { value: next, enumerable: true, writable: true, configurable: true })
-  }
-  return changed ? result : value
+  return rewriteArguments(schema, value, {
+    omits: ({ key, child, property, required }) =>
+      child === null && property !== undefined && !required.has(key) && !allowsNull(property, schema, 0),
+  })
 }
 
 function allowsNull(node: unknown, root: unknown, depth: number): boolean {

@@ -1,9 +1,7 @@
 import { isRecord } from '../shared/is-record.js'
-import { objectShape, resolveRef } from './schema-walk.js'
+import { rewriteArguments } from './rewrite-arguments.js'
+import { resolveRef } from './schema-walk.js'
 import type { JSONSchema } from './types.js'
-
-// Deeper than any argument a model sends; past it values are left as they are.
-const MAX_DEPTH = 64
 
 /**
  * Fills in each property that is both `required` and given a `default` when the arguments leave it out,
@@ -19,39 +17,14 @@ const MAX_DEPTH = 64
  * ) // { scale: 'css' }
  */
 export function fillRequiredDefaults(schema: JSONSchema, value: unknown): unknown {
-  return fill(schema, value, schema, 0)
-}
-
-function fill(node: unknown, value: unknown, root: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value
-  const schema = resolveRef(node, root)
-  if (!isRecord(schema)) return value
-  if (Array.isArray(value)) {
-    const items = schema.items
-    if (!isRecord(items)) return value
-    const mapped = value.map((item) => fill(items, item, root, depth + 1))
-    return mapped.some((item, index) => item !== value[index]) ? mapped : value
-  }
-  const { properties, required } = objectShape(schema, root)
-  if (properties.size === 0) return value
-  let changed = false
-  const result: Record<string, unknown> = {}
-  for (const [key, child] of Object.entries(value)) {
-    const property = properties.get(key)
-    const next = property === undefined ? child : fill(property, child, root, depth + 1)
-    if (next !== child) changed = true
-    Object.defineProperty(result, key, dataProperty(next))
-  }
-  for (const name of required) {
-    if (Object.hasOwn(value, name)) continue
-    const property = resolveRef(properties.get(name), root)
-    if (!isRecord(property) || !Object.hasOwn(property, 'default')) continue
-    changed = true
-    Object.defineProperty(result, name, dataProperty(structuredClone(property.default)))
-  }
-  return changed ? result : value
-}
-
-function dataProperty(value: unknown): PropertyDescriptor {
-  return { value, enumerable: true, writable: true, configurable: true }
+  return rewriteArguments(schema, value, {
+    *adds({ value: object, properties, required }) {
+      for (const name of required) {
+        if (Object.hasOwn(object, name)) continue
+        const property = resolveRef(properties.get(name), schema)
+        if (!isRecord(property) || !Object.hasOwn(property, 'default')) continue
+        yield [name, structuredClone(property.default)]
+      }
+    },
+  })
 }

@@ -1,0 +1,38 @@
+import { type ElicitResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { isRecord } from '../shared/is-record.js'
+import type { JSONSchema } from '../tool/types.js'
+import { validateArgs } from '../tool/validate-args.js'
+import type { ElicitationHandler } from './mcp-source.js'
+
+/**
+ * Answers a server's `elicitation/create` through the host's handler: a field the user left out takes the
+ * server's default, and an answer that does not fit the requested schema is refused as invalid params.
+ */
+export async function answerElicitation(options: {
+  handler: ElicitationHandler
+  server: string
+  params: { message: string; mode?: string | undefined; requestedSchema?: unknown }
+  signal: AbortSignal
+}): Promise<ElicitResult> {
+  const { handler, server, params, signal } = options
+  const requestedSchema = (isRecord(params.requestedSchema) ? params.requestedSchema : {}) as JSONSchema
+  const answer = await handler({ server, message: params.message, requestedSchema, signal })
+  if (answer.action !== 'accept') return { action: answer.action }
+  // A field the user left out takes the default the server gave for it.
+  const content: Record<string, unknown> = { ...defaultsOf(requestedSchema), ...(answer.content ?? {}) }
+  const problem = validateArgs(requestedSchema, content)
+  if (problem !== undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `The answer does not fit the requested schema: ${problem}`)
+  }
+  return { action: 'accept', content: content as NonNullable<ElicitResult['content']> }
+}
+
+/** The `default` of each property of an elicitation's requested schema. */
+function defaultsOf(schema: JSONSchema): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {}
+  if (!isRecord(schema.properties)) return defaults
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (isRecord(property) && property.default !== undefined) defaults[key] = property.default
+  }
+  return defaults
+}

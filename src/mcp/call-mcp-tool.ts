@@ -1,0 +1,52 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { CompatibilityCallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
+import { checkStructuredContent } from './check-structured-content.js'
+import { mapCallToolResult } from './map-call-tool-result.js'
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000
+
+type CallToolAnswer = Awaited<ReturnType<typeof requestToolCall>>
+
+/** Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none). */
+export function requestToolCall(options: {
+  client: Client
+  tool: string
+  args: Record<string, unknown>
+  context: ToolContext
+  signal: AbortSignal | undefined
+}) {
+  const { client, tool, args, context, signal } = options
+  // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
+  // so the connection checks them itself, for every tool.
+  return client.request(
+    {
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: args,
+        // The call's key, so that the server can recognise a second attempt of it.
+        ...(context.idempotencyKey !== undefined && {
+          _meta: { idempotencyKey: context.idempotencyKey },
+        }),
+      },
+    },
+    CompatibilityCallToolResultSchema,
+    {
+      timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      ...(signal && { signal }),
+    },
+  )
+}
+
+/** A server's answer to a call as a tool result, its `structuredContent` checked against the output schema. */
+export function toolCallResult(
+  answer: CallToolAnswer,
+  options: { origin: { server: string; tool: string }; outputSchema: JSONSchema | undefined },
+): ToolResult {
+  const { origin, outputSchema } = options
+  const mapped = mapCallToolResult(answer, origin)
+  return mapped.isError || outputSchema === undefined || 'toolResult' in answer
+    ? mapped
+    : checkStructuredContent(mapped, answer.structuredContent, outputSchema, origin)
+}

@@ -1,0 +1,193 @@
+import { stat } from 'node:fs/promises'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Agent, fetch as undiciFetch } from 'undici'
+import { errorMessage } from '../tool/tool-result.js'
+import { boundedMcpFetch } from './bounded-mcp-fetch.js'
+import { describeError, describeStartFailure } from './describe-mcp-failure.js'
+import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
+import type { Session } from './session.js'
+import { StdioProcessTransport } from './stdio-process-transport.js'
+import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import { withDeadline } from './with-deadline.js'
+
+const STDERR_DRAIN_MS = 1000
+const TERMINATE_SESSION_MS = 1000
+// Statuses an endpoint answers with when it does not speak streamable HTTP but may speak SSE.
+const SSE_FALLBACK_STATUSES = new Set([400, 404, 405])
+
+/** What starting a session needs from its connection: a fresh client, a way to close a failed session, OAuth. */
+export interface SessionStart {
+  newClient: () => Client
+  /** Closes a session that did not start, in the background. */
+  retire: (session: Session) => void
+  oauthProvider: (plan: RemoteServerPlan) => ToolkitOAuthProvider | undefined
+}
+
+/**
+ * Starts a session with a server: a stdio process, or a remote endpoint over streamable HTTP that falls back
+ * to SSE when the endpoint answers as one that does not speak it.
+ */
+export async function connectServer(
+  plan: StdioServerPlan | RemoteServerPlan,
+  start: SessionStart,
+): Promise<Session> {
+  if (plan.kind === 'stdio') return connectStdio(plan, start)
+  if (plan.protocol === 'sse') return connectRemote(plan, 'sse', start)
+  try {
+    return await connectRemote(plan, 'streamable-http', start)
+  } catch (error) {
+    if (!(error instanceof StreamableHTTPError && SSE_FALLBACK_STATUSES.has(error.code ?? 0))) throw error
+    try {
+      return await connectRemote(plan, 'sse', start)
+    } catch (fallbackError) {
+      throw new Error(
+        `streamable HTTP failed (${describeError(error)}), and so did SSE (${describeError(fallbackError)})`,
+        { cause: fallbackError },
+      )
+    }
+  }
+}
+
+async function connectStdio(plan: StdioServerPlan, start: SessionStart): Promise<Session> {
+  if (plan.cwd !== undefined) {
+    const folder = await stat(plan.cwd).catch(() => undefined)
+    if (!folder?.isDirectory()) throw new Error(`"cwd" ${plan.cwd} is not an existing folder`)
+  }
+  const transport = new StdioProcessTransport({
+    command: plan.command,
+    args: plan.args,
+    env: { ...definedEntries(process.env), ...plan.env },
+    cwd: plan.cwd,
+  })
+  const session: Session = {
+    client: start.newClient(),
+    transport,
+    kind: 'stdio',
+    lost: undefined,
+    stderrMark: 0,
+  }
+  try {
+    return await initialize(session, plan.timeoutMs)
+  } catch (error) {
+    // A process that has exited may still have stderr in the pipe; it is the best clue to why.
+    if (transport.exit !== undefined) await transport.drained(STDERR_DRAIN_MS)
+    start.retire(session)
+    throw new Error(describeStartFailure(plan, transport, error), { cause: error })
+  }
+}
+
+async function connectRemote(
+  plan: RemoteServerPlan,
+  kind: 'streamable-http' | 'sse',
+  start: SessionStart,
+): Promise<Session> {
+  const requestInit: RequestInit = { headers: plan.headers }
+  const authProvider = start.oauthProvider(plan)
+  // With OAuth the first attempt may end in the authorization step: the host hands back a code, it is
+  // exchanged for tokens, and the next attempt connects with them.
+  for (let attempt = 1; ; attempt++) {
+    // The session's requests go through a pool of its own, so closing it ends every socket it opened:
+    // the ones a silent server holds (a request, an event stream) and the idle kept-alive ones.
+    const sockets = new Agent()
+    // Answers are read within the MCP message size limit, as a stdio server's output is.
+    const fetch = boundedMcpFetch(
+      (url, init) => undiciFetch(url, { ...init, dispatcher: sockets } as never) as Promise<never>,
+    )
+    const options = { requestInit, fetch, ...(authProvider === undefined ? {} : { authProvider }) }
+    const transport =
+      kind === 'sse'
+        ? new SSEClientTransport(plan.url, options)
+        : new StreamableHTTPClientTransport(plan.url, options)
+    const session: Session = {
+      client: start.newClient(),
+      transport,
+      kind,
+      lost: undefined,
+      stderrMark: 0,
+      sockets,
+    }
+    try {
+      return await initialize(session, plan.timeoutMs)
+    } catch (error) {
+      const code = authProvider?.pendingCode
+      if (
+        authProvider === undefined ||
+        !(error instanceof UnauthorizedError) ||
+        code === undefined ||
+        attempt > 2
+      ) {
+        start.retire(session)
+        throw error
+      }
+      authProvider.pendingCode = undefined
+      try {
+        await withDeadline(transport.finishAuth(code), { ms: plan.timeoutMs, phase: 'OAuth token request' })
+      } finally {
+        start.retire(session)
+      }
+    }
+  }
+}
+
+/** Runs the MCP handshake on a new session's transport, within the server's start deadline. */
+async function initialize(session: Session, timeoutMs: number): Promise<Session> {
+  await withDeadline(session.client.connect(session.transport, { timeout: timeoutMs }), {
+    ms: timeoutMs,
+    phase: 'initialize',
+  })
+  return session
+}
+
+/** Ends a session: the server is told (a remote one), the process or sockets are closed. */
+export async function closeSession(session: Session): Promise<void> {
+  const { transport } = session
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    // Tell the server it can drop the session; a server that does not answer does not hold us up.
+    await withDeadline(transport.terminateSession(), { ms: TERMINATE_SESSION_MS, phase: 'DELETE' }).catch(
+      () => undefined,
+    )
+  }
+  await session.client.close().catch(() => undefined)
+  // The client lets go of a transport that already closed itself; make sure the process is gone anyway.
+  await transport.close().catch(() => undefined)
+  // Whatever is still open (an aborted request's socket, an idle kept-alive one) is destroyed, not left
+  // to the server's keep-alive timeout or to a server that never answers.
+  await session.sockets?.destroy().catch(() => undefined)
+}
+
+/** True when a remote server answered that it no longer knows the session. */
+export function isSessionGone(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404
+  return /\(HTTP 404\)/.test(errorMessage(error))
+}
+
+function definedEntries(env: NodeJS.ProcessEnv): Record<string, string> {
+  const defined: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value
+  return defined
+}
+
+/** Exchanges the code the host returned for an authorization the session asked for; false when there is none. */
+export async function finishAuthorization(
+  session: Session,
+  oauth: ToolkitOAuthProvider | undefined,
+  timeoutMs: number,
+): Promise<boolean> {
+  const code = oauth?.pendingCode
+  const { transport } = session
+  if (
+    code === undefined ||
+    !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)
+  ) {
+    return false
+  }
+  if (oauth !== undefined) oauth.pendingCode = undefined
+  await withDeadline(transport.finishAuth(code), { ms: timeoutMs, phase: 'OAuth token request' })
+  return true
+}

@@ -1,0 +1,87 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { errorMessage } from '../tool/tool-result.js'
+import type { StdioServerPlan } from './parse-mcp-config.js'
+import type { Session } from './session.js'
+import { StdioProcessTransport } from './stdio-process-transport.js'
+import { PhaseTimeoutError } from './with-deadline.js'
+
+const STDERR_IN_REASON_CHARS = 600
+
+/** An error's message with what the SDK keeps beside it: the HTTP status, the network error's code. */
+export function describeError(error: unknown): string {
+  const message = errorMessage(error)
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
+    return `HTTP ${error.code}: ${message}`
+  }
+  // undici says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is on its cause.
+  const cause = error instanceof TypeError && message === 'fetch failed' ? error.cause : undefined
+  if (!(cause instanceof Error)) return message
+  const code = (cause as NodeJS.ErrnoException).code
+  return `${message} (${typeof code === 'string' ? code : cause.message})`
+}
+
+/** Why a stdio server did not start: a missing or non-executable command, its exit, or the failed handshake. */
+export function describeStartFailure(
+  plan: StdioServerPlan,
+  transport: StdioProcessTransport,
+  error: unknown,
+): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ENOENT' && transport.pid === undefined) {
+    const hint =
+      /\s/.test(plan.command) && plan.args.length === 0
+        ? ' (to pass arguments, put them in "args" or make "command" an array)'
+        : ''
+    return `command "${plan.command}" was not found${hint}`
+  }
+  if (code === 'EACCES' && transport.pid === undefined) return `command "${plan.command}" is not executable`
+  const exit = transport.exit
+  const what =
+    error instanceof PhaseTimeoutError
+      ? error.message
+      : exit !== undefined
+        ? `the process ${describeProcessExit(exit)} before it finished initializing`
+        : `initialize failed: ${describeError(error)}`
+  return `${what}${stderrNote(transport.stderrTail)}`
+}
+
+/** Why a session closed: a stdio process's exit and what it wrote to stderr since it started. */
+export function describeExit(session: Session): string {
+  const { transport } = session
+  if (!(transport instanceof StdioProcessTransport)) return 'the connection closed'
+  const exit = transport.exit
+  const what = exit === undefined ? 'the connection closed' : `the process ${describeProcessExit(exit)}`
+  return `${what}${stderrNote(transport.stderrSince(session.stderrMark))}`
+}
+
+/** Why a tool call failed, for its error result (the caller masks the server's secrets in it). */
+export function describeCallFailure(options: {
+  server: string
+  tool: string
+  session: Session
+  error: unknown
+}): string {
+  const { server, tool, session, error } = options
+  const prefix = `MCP tool "${tool}" on server "${server}"`
+  if (session.lost !== undefined && session.lost !== 'closed') {
+    return `${prefix} failed: the server stopped (${session.lost}); it restarts on the next call.`
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return `${prefix} timed out: ${describeError(error)}`
+  }
+  return `${prefix} failed: ${describeError(error)}`
+}
+
+function describeProcessExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  if (exit.signal !== null) return `was killed by ${exit.signal}`
+  if (exit.code !== null) return `exited with code ${exit.code}`
+  return 'ended'
+}
+
+function stderrNote(stderr: string): string {
+  const tail = stderr.trim()
+  if (tail === '') return ''
+  const shown = tail.length > STDERR_IN_REASON_CHARS ? `…${tail.slice(-STDERR_IN_REASON_CHARS)}` : tail
+  return `; stderr: ${shown}`
+}
