@@ -1,14 +1,12 @@
 // The public API of toolnexus. Every name exported here is public API: add with care, never `export *`.
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
-export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
 export type { GeminiSchema, GeminiSchemaType } from './adapters/convert-json-schema-to-gemini-schema.js'
 // Adapters
 export {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
 } from './adapters/convert-json-schema-to-openai-strict-schema.js'
-export { type ToAISDKOptions, ToolResultError, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
 export { type AnthropicTool, toAnthropic } from './adapters/convert-to-anthropic-tools.js'
 export {
   type GeminiFunctionDeclaration,
@@ -17,15 +15,8 @@ export {
   toGemini,
 } from './adapters/convert-to-gemini-tools.js'
 export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/convert-to-openai-tools.js'
-// The provider form: the toolnexus loop as an AI SDK LanguageModel
-export {
-  createToolnexus,
-  type LanguageModelObject,
-  type ToolnexusProvider,
-  type ToolnexusProviderOptions,
-  type WithToolkitOptions,
-  withToolkit,
-} from './ai-sdk/with-toolkit.js'
+export { type FromAISDKOptions, fromAISDK } from './adapters/from-ai-sdk.js'
+export { type ToAISDKOptions, ToolResultError, toAISDK } from './adapters/to-ai-sdk.js'
 export type { ClaimStore } from './approvals/claim-store.js'
 // Approvals: calls that wait for a person, suspended runs and their state
 export type {
@@ -127,6 +118,15 @@ export type {
   OAuthOptions,
   OAuthTokenStore,
 } from './mcp/oauth-options.js'
+// The provider form: the toolnexus loop as an AI SDK LanguageModel
+export {
+  createToolnexus,
+  type LanguageModelObject,
+  type ToolnexusProvider,
+  type ToolnexusProviderOptions,
+  type WithToolkitOptions,
+  withToolkit,
+} from './provider-form/with-toolkit.js'
 // Tool search
 export { SEARCH_TOOL_NAME } from './search/search-session.js'
 export type { ToolMatch } from './search/tool-index.js'

@@ -1,6 +1,6 @@
 import { generateText, stepCountIs, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { ToolResultError, toAISDK } from '../../src/adapters/convert-to-ai-sdk-tools.js'
+import { ToolResultError, toAISDK } from '../../src/adapters/to-ai-sdk.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool, ToolContext } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'

@@ -1,13 +1,4 @@
-import type {
-  ModelToolCall,
-  ModelTurn,
-  RetryAdvice,
-  Transport,
-  TransportRequest,
-  TransportStreamPart,
-} from '../loop/transport.js'
-import type { Tool, ToolResult } from '../tool/types.js'
-import { classifyAISDKError, readModelStream, TurnBuilder } from './ai-sdk-transport.js'
+import { classifyAISDKError, readModelStream, TurnBuilder } from '../ai-sdk/ai-sdk-transport.js'
 import type {
   ProviderOptions,
   SpecCallOptions,
@@ -19,11 +10,24 @@ import type {
   SpecProviderTool,
   SpecStreamPart,
   SpecUsage,
-} from './language-model-spec.js'
-import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
-import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+} from '../ai-sdk/language-model-spec.js'
+import { mapGenAIProviderName } from '../ai-sdk/map-gen-ai-provider-name.js'
+import { normalizeFinishReason, normalizeUsage } from '../ai-sdk/normalize-model-result.js'
+import {
+  takesImagesInToolResults,
+  toolResultOutput,
+  toSpecToolResultOutput,
+} from '../ai-sdk/tool-result-media.js'
+import type {
+  ModelToolCall,
+  ModelTurn,
+  RetryAdvice,
+  Transport,
+  TransportRequest,
+  TransportStreamPart,
+} from '../loop/transport.js'
+import type { Tool, ToolResult } from '../tool/types.js'
 import { sumSpecUsage } from './sum-spec-usage.js'
-import { takesImagesInToolResults, toolResultOutput, toSpecToolResultOutput } from './tool-result-media.js'
 
 /** The call options the AI SDK passed the wrapper: the loop's fields plus settings it passes through. */
 export type CallerOptions = SpecCallOptions & { [option: string]: unknown }

@@ -1,12 +1,5 @@
 import type { LanguageModel } from 'ai'
-import { type ClientOptions, readSettings } from '../client/create-client.js'
-import { ConfigError } from '../errors.js'
-import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
-import type { ModelToolCall } from '../loop/transport.js'
-import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
-import { checkLanguageModel } from './ai-sdk-transport.js'
-import { convertProviderFormPrompt, TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
+import { checkLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
 import type {
   JSONObject,
   ProviderOptions,
@@ -16,7 +9,14 @@ import type {
   SpecMessage,
   SpecStreamPart,
   SpecStreamResult,
-} from './language-model-spec.js'
+} from '../ai-sdk/language-model-spec.js'
+import { type ClientOptions, readSettings } from '../client/create-client.js'
+import { ConfigError } from '../errors.js'
+import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
+import type { ModelToolCall } from '../loop/transport.js'
+import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { convertProviderFormPrompt, TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import { type ApprovalAnswers, findApprovalAnswers } from './provider-form-approvals.js'
 import { type CallerOptions, ProviderFormTransport, WrappedModel } from './provider-form-transport.js'
 

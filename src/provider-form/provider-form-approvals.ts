@@ -1,7 +1,7 @@
+import type { SpecMessage } from '../ai-sdk/language-model-spec.js'
 import type { ApprovalResponse } from '../approvals/run-state.js'
 import { isRecord } from '../shared/is-record.js'
 import { TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
-import type { SpecMessage } from './language-model-spec.js'
 
 /**
  * The answers a prompt brings to a run the wrapper suspended: the AI SDK ends the prompt with a tool

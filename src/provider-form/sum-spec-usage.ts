@@ -1,4 +1,4 @@
-import type { SpecUsage } from './language-model-spec.js'
+import type { SpecUsage } from '../ai-sdk/language-model-spec.js'
 
 /**
  * Two model calls' token usage added up in the shape the model reports it (flat counts in v2, nested

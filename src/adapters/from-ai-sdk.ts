@@ -4,7 +4,7 @@ import { sanitizeToolName } from '../tool/names.js'
 import { toJsonSchema } from '../tool/to-json-schema.js'
 import { errorMessage, errorResult, toJsonText, toolFailed } from '../tool/tool-result.js'
 import type { JSONSchema, NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
-import { ToolResultError } from './convert-to-ai-sdk-tools.js'
+import { ToolResultError } from './to-ai-sdk.js'
 
 /**
  * What `fromAISDK` takes besides the tool set.

@@ -12,8 +12,8 @@ import {
   wrapLanguageModel,
 } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createToolnexus, withToolkit } from '../../src/ai-sdk/with-toolkit.js'
 import { ConfigError } from '../../src/errors.js'
+import { createToolnexus, withToolkit } from '../../src/provider-form/with-toolkit.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, PROVIDERS, provider, weatherTool } from '../loop/support.js'
