@@ -121,9 +121,11 @@ export type {
 // The provider form: the toolnexus loop as an AI SDK LanguageModel
 export {
   createToolnexus,
-  type LanguageModelObject,
   type ToolnexusProvider,
   type ToolnexusProviderOptions,
+} from './provider-form/create-toolnexus.js'
+export {
+  type LanguageModelObject,
   type WithToolkitOptions,
   withToolkit,
 } from './provider-form/with-toolkit.js'
