@@ -303,6 +303,8 @@ class DefaultToolkit implements Toolkit {
   #approvals = new Map<string, NeedsApproval>()
   readonly #parts: ToolkitParts
   #list: readonly Tool[] = []
+  // The toolkit's tools as toAISDK runs them (through the toolkit), by the list they were made from.
+  readonly #aiSdkTools = new WeakMap<readonly Tool[], Tool[]>()
   #closed: Promise<void> | undefined
   // Assembly warnings already given, so a rebuild after an MCP list change does not repeat them.
   readonly #warned = new Set<string>()
@@ -497,8 +499,10 @@ class DefaultToolkit implements Toolkit {
 
   toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK> {
     // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
-    return toAISDK(
-      this.#list.map((tool) =>
+    // Made once per tools list: a list that changes (list_changed, register()) is a new array.
+    let tools = this.#aiSdkTools.get(this.#list)
+    if (tools === undefined) {
+      tools = this.#list.map((tool) =>
         validatingTool({
           name: tool.name,
           description: tool.description,
@@ -508,9 +512,10 @@ class DefaultToolkit implements Toolkit {
           ...this.#approvalOf(tool.name),
           run: (args, context) => runTool(tool, args, context, this.#parts.limits),
         }),
-      ),
-      options,
-    )
+      )
+      this.#aiSdkTools.set(this.#list, tools)
+    }
+    return toAISDK(tools, options)
   }
 
   #warnOnce(message: string): void {
