@@ -1,14 +1,14 @@
 // The public API of toolnexus. Every name exported here is public API: add with care, never `export *`.
 // This entry stays importable on edge runtimes: what needs Node loads on demand or lives behind a subpath.
 
-export { type FromAISDKOptions, fromAISDK } from './adapters/convert-from-ai-sdk-tools.js'
+export { type FromAISDKOptions, fromAISDK } from './adapters/from-ai-sdk.js'
 export type { GeminiSchema, GeminiSchemaType } from './adapters/gemini-schema/gemini-schema.js'
 // Adapters
 export {
   convertJsonSchemaToOpenAIStrictSchema,
   type OpenAIStrictConversion,
 } from './adapters/openai-strict-schema/convert-json-schema-to-openai-strict-schema.js'
-export { type ToAISDKOptions, toAISDK } from './adapters/convert-to-ai-sdk-tools.js'
+export { type ToAISDKOptions, toAISDK } from './adapters/to-ai-sdk.js'
 export { type AnthropicTool, toAnthropic } from './adapters/to-anthropic.js'
 export {
   type GeminiFunctionDeclaration,
@@ -17,15 +17,6 @@ export {
   toGemini,
 } from './adapters/to-gemini.js'
 export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/to-openai.js'
-// The provider form: the toolnexus loop as an AI SDK LanguageModel
-export {
-  createToolnexus,
-  type LanguageModelObject,
-  type ToolnexusProvider,
-  type ToolnexusProviderOptions,
-  type WithToolkitOptions,
-  withToolkit,
-} from './ai-sdk/with-toolkit.js'
 export type { ClaimStore } from './approvals/claim-store.js'
 // Approvals: calls that wait for a person, suspended runs and their state
 export type {
@@ -128,6 +119,17 @@ export type {
   OAuthOptions,
   OAuthTokenStore,
 } from './mcp/oauth-options.js'
+// The provider form: the toolnexus loop as an AI SDK LanguageModel
+export {
+  createToolnexus,
+  type ToolnexusProvider,
+  type ToolnexusProviderOptions,
+} from './provider-form/create-toolnexus.js'
+export {
+  type LanguageModelObject,
+  type WithToolkitOptions,
+  withToolkit,
+} from './provider-form/with-toolkit.js'
 // Tool search
 export { SEARCH_TOOL_NAME } from './search/search-session.js'
 export type { ToolMatch } from './search/tool-index.js'

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai'
-import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
+import { createAISDKTransport } from '../ai-sdk/ai-sdk-transport.js'
+import { resolveLanguageModel } from '../ai-sdk/resolve-language-model.js'
 import { createApprovalGuard, processSecret, readApprovalTtl, vouchFor } from '../approvals/approval-guard.js'
 import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
 import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'

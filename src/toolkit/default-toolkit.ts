@@ -1,4 +1,4 @@
-import { type ToAISDKOptions, toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import { type ToAISDKOptions, toAISDK } from '../adapters/to-ai-sdk.js'
 import { toAnthropic } from '../adapters/to-anthropic.js'
 import { type ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
 import { type ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'
@@ -60,6 +60,8 @@ export class DefaultToolkit implements Toolkit {
   #approvals = new Map<string, NeedsApproval>()
   readonly #parts: ToolkitParts
   #list: readonly Tool[] = []
+  // The toolkit's tools as toAISDK runs them (through the toolkit), by the list they were made from.
+  readonly #aiSdkTools = new WeakMap<readonly Tool[], Tool[]>()
   #closed: Promise<void> | undefined
   // Assembly warnings already given, so a rebuild after an MCP list change does not repeat them.
   readonly #warned = new Set<string>()
@@ -254,8 +256,10 @@ export class DefaultToolkit implements Toolkit {
 
   toAISDK(options?: ToAISDKOptions): ReturnType<typeof toAISDK> {
     // Calls go through the toolkit, so its timeout, abort handling and output cap hold inside the AI SDK too.
-    return toAISDK(
-      this.#list.map((tool) =>
+    // Made once per tools list: a list that changes (list_changed, register()) is a new array.
+    let tools = this.#aiSdkTools.get(this.#list)
+    if (tools === undefined) {
+      tools = this.#list.map((tool) =>
         validatingTool({
           name: tool.name,
           description: tool.description,
@@ -265,9 +269,10 @@ export class DefaultToolkit implements Toolkit {
           ...this.#approvalOf(tool.name),
           run: (args, context) => runTool(tool, args, context, this.#parts.limits),
         }),
-      ),
-      options,
-    )
+      )
+      this.#aiSdkTools.set(this.#list, tools)
+    }
+    return toAISDK(tools, options)
   }
 
   #warnOnce(message: string): void {

@@ -1,4 +1,4 @@
-import type { ToAISDKOptions, toAISDK } from '../adapters/convert-to-ai-sdk-tools.js'
+import type { ToAISDKOptions, toAISDK } from '../adapters/to-ai-sdk.js'
 import type { toAnthropic } from '../adapters/to-anthropic.js'
 import type { ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
 import type { ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'

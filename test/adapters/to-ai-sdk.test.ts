@@ -1,6 +1,6 @@
 import { generateText, stepCountIs, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { toAISDK } from '../../src/adapters/convert-to-ai-sdk-tools.js'
+import { toAISDK } from '../../src/adapters/to-ai-sdk.js'
 import { ToolResultError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool, ToolContext } from '../../src/tool/types.js'
@@ -247,5 +247,20 @@ describe('toAISDK shape', () => {
 
   it('an empty list is an empty tool set', () => {
     expect(toAISDK([])).toStrictEqual({})
+  })
+
+  it('gives each set its own schema copy, and follows the toolkit when its tools change', async () => {
+    const tk = await createToolkit({ tools: [weather] })
+    const first = tk.toAISDK()
+    const second = tk.toAISDK()
+    const schemaOf = (set: ReturnType<typeof toAISDK>, name: string) => {
+      const schema = set[name]?.inputSchema
+      return schema && 'jsonSchema' in schema ? schema.jsonSchema : undefined
+    }
+    expect(schemaOf(first, 'get_weather')).toStrictEqual(weather.inputSchema)
+    expect(schemaOf(first, 'get_weather')).not.toBe(schemaOf(second, 'get_weather'))
+    tk.register(defineTool({ name: 'ping', description: 'Health check', execute: () => 'pong' }))
+    expect(Object.keys(tk.toAISDK())).toStrictEqual(['get_weather', 'ping'])
+    expect(Object.keys(first)).toStrictEqual(['get_weather'])
   })
 })

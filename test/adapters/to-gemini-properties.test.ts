@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toGemini } from '../../src/adapters/to-gemini.js'
 import { convertJsonSchemaToGeminiSchema } from '../../src/adapters/gemini-schema/convert-json-schema-to-gemini-schema.js'
+import { toGemini } from '../../src/adapters/to-gemini.js'
 import { renamedProperties } from '../../src/tool/property-names.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
 import { geminiSubsetProblems, geminiToolsProblems } from '../support/gemini-subset.js'

@@ -3,7 +3,7 @@
 import { tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { fromAISDK } from '../../src/adapters/convert-from-ai-sdk-tools.js'
+import { fromAISDK } from '../../src/adapters/from-ai-sdk.js'
 import { ConfigError } from '../../src/errors.js'
 import { createToolkit, type ToolkitOptions } from '../../src/toolkit/create-toolkit.js'
 

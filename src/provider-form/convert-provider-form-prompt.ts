@@ -3,7 +3,7 @@ import type {
   SpecMessage,
   SpecMessagePart,
   SpecToolResultPart,
-} from './language-model-spec.js'
+} from '../ai-sdk/language-model-spec.js'
 
 type AssistantMessage = Extract<SpecMessage, { role: 'assistant' }>
 type AssistantPart = AssistantMessage['content'][number]

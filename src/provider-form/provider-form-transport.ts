@@ -1,13 +1,4 @@
-import type {
-  ModelToolCall,
-  ModelTurn,
-  RetryAdvice,
-  Transport,
-  TransportRequest,
-  TransportStreamPart,
-} from '../loop/transport.js'
-import type { Tool, ToolResult } from '../tool/types.js'
-import { classifyAISDKError, readModelStream, TurnBuilder } from './ai-sdk-transport.js'
+import { classifyAISDKError } from '../ai-sdk/classify-ai-sdk-error.js'
 import type {
   ProviderOptions,
   SpecCallOptions,
@@ -19,11 +10,27 @@ import type {
   SpecProviderTool,
   SpecStreamPart,
   SpecUsage,
-} from './language-model-spec.js'
-import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
-import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+} from '../ai-sdk/language-model-spec.js'
+import { mapGenAIProviderName } from '../ai-sdk/map-gen-ai-provider-name.js'
+import { readModelStream } from '../ai-sdk/read-model-stream.js'
+import { ToolDeclarations } from '../ai-sdk/tool-declarations.js'
+import {
+  takesImagesInToolResults,
+  toolResultOutput,
+  toSpecToolResultOutput,
+} from '../ai-sdk/tool-result-media.js'
+import { toolResultsMessage } from '../ai-sdk/tool-results-message.js'
+import { generatedTurn } from '../ai-sdk/turn-builder.js'
+import type {
+  ModelToolCall,
+  ModelTurn,
+  RetryAdvice,
+  Transport,
+  TransportRequest,
+  TransportStreamPart,
+} from '../loop/transport.js'
+import type { Tool, ToolResult } from '../tool/types.js'
 import { sumSpecUsage } from './sum-spec-usage.js'
-import { takesImagesInToolResults, toolResultOutput, toSpecToolResultOutput } from './tool-result-media.js'
 
 /** The call options the AI SDK passed the wrapper: the loop's fields plus settings it passes through. */
 export type CallerOptions = SpecCallOptions & { [option: string]: unknown }
@@ -45,7 +52,7 @@ export class WrappedModel {
   readonly model: SpecLanguageModel
   readonly description: Transport<SpecMessage>['model']
   readonly takesImages: boolean
-  readonly #declarations = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
+  readonly #declarations = new ToolDeclarations({ strict: false })
 
   constructor(model: SpecLanguageModel) {
     this.model = model
@@ -55,12 +62,7 @@ export class WrappedModel {
   }
 
   declarations(tools: readonly Tool[]): SpecFunctionTool[] {
-    let declarations = this.#declarations.get(tools)
-    if (declarations === undefined) {
-      declarations = tools.map(toFunctionTool)
-      this.#declarations.set(tools, declarations)
-    }
-    return declarations
+    return this.#declarations.of(tools)
   }
 }
 
@@ -107,14 +109,7 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
 
   async generate(request: TransportRequest<SpecMessage>): Promise<ModelTurn<SpecMessage>> {
     const result = await this.#model.doGenerate(this.#callOptions(request))
-    const turn = new TurnBuilder()
-    for (const part of result.content) turn.add(part)
-    const finished = turn.finish({
-      usage: normalizeUsage(result.usage),
-      finishReason: normalizeFinishReason(result.finishReason),
-      response: result,
-      metadata: result.response as { id?: unknown; modelId?: unknown } | undefined,
-    })
+    const finished = generatedTurn(result)
     this.#record(result)
     this.calls.push({ content: result.content, toolCalls: finished.toolCalls })
     return asSpecTurn(finished)
@@ -145,18 +140,12 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
 
   toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): SpecMessage[] {
     return [
-      {
-        role: 'tool',
-        content: results.map(({ call, result }) => ({
-          type: 'tool-result' as const,
-          toolCallId: call.id,
-          toolName: call.name,
-          output: toSpecToolResultOutput(
-            toolResultOutput(result, this.#wrapped.takesImages),
-            this.#model.specificationVersion,
-          ),
-        })),
-      },
+      toolResultsMessage(results, (result) =>
+        toSpecToolResultOutput(
+          toolResultOutput(result, this.#wrapped.takesImages),
+          this.#model.specificationVersion,
+        ),
+      ),
     ]
   }
 
@@ -212,10 +201,6 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
  */
 function asSpecTurn(turn: ModelTurn<unknown>): ModelTurn<SpecMessage> {
   return turn as ModelTurn<SpecMessage>
-}
-
-function toFunctionTool(tool: Tool): SpecFunctionTool {
-  return { type: 'function', name: tool.name, description: tool.description, inputSchema: tool.inputSchema }
 }
 
 /** The prompt with the loop's system text after the caller's own leading system messages. */

@@ -1,4 +1,4 @@
-import type { SpecUsage } from './language-model-spec.js'
+import type { SpecGenerateResult, SpecLanguageModel, SpecUsage } from '../ai-sdk/language-model-spec.js'
 
 /**
  * Two model calls' token usage added up in the shape the model reports it (flat counts in v2, nested
@@ -43,4 +43,17 @@ function addCount(sum: Counts, key: string, left: unknown, right: unknown): void
 
 function isCounts(value: unknown): value is Counts {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The usage a model of this specification version reports when it counted nothing: a wrapper that made
+ * no inner call still answers with usage in its model's shape.
+ *
+ * @example
+ * emptyUsage(model) // { inputTokens: { total: undefined }, outputTokens: { total: undefined } } for v3 and v4
+ */
+export function emptyUsage(model: SpecLanguageModel): SpecGenerateResult['usage'] {
+  return model.specificationVersion === 'v2'
+    ? { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined }
+    : { inputTokens: { total: undefined }, outputTokens: { total: undefined } }
 }

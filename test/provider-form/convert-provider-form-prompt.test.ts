@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { convertProviderFormPrompt } from '../../src/ai-sdk/convert-provider-form-prompt.js'
 import type { SpecMessage } from '../../src/ai-sdk/language-model-spec.js'
+import { convertProviderFormPrompt } from '../../src/provider-form/convert-provider-form-prompt.js'
 
 const mark = { toolnexus: {} }
 const call = (id: string, extra: object = {}) => ({

@@ -1,7 +1,9 @@
+import type { JSONObject, SpecContentPart, SpecMessage } from '../ai-sdk/language-model-spec.js'
 import type { ApprovalResponse } from '../approvals/run-state.js'
+import type { SuspendedRunResult } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import { TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
-import type { SpecMessage } from './language-model-spec.js'
+import { toolCallPart } from './tool-call-part.js'
 
 /**
  * The answers a prompt brings to a run the wrapper suspended: the AI SDK ends the prompt with a tool
@@ -81,4 +83,45 @@ function newestState(prompt: readonly SpecMessage[]): Record<string, unknown> | 
     }
   }
   return undefined
+}
+
+/**
+ * What a suspended run reports: each waiting call's approval request, after its call. A waiting call that
+ * is not among `reported` (it waits since an earlier call of the model) is reported again, so that its
+ * request has its call. The first waiting call carries the run's sealed state, which comes back with it
+ * when the AI SDK sends the user's answers.
+ *
+ * @example
+ * if (result.status === 'suspended') content.push(...approvalParts(result, content))
+ */
+export function approvalParts(
+  result: SuspendedRunResult<SpecMessage>,
+  reported: SpecContentPart[],
+): SpecContentPart[] {
+  const parts: SpecContentPart[] = []
+  for (const [index, pending] of result.pending.entries()) {
+    let callPart = reported.find(
+      (part) => part.type === 'tool-call' && part.toolCallId === pending.toolCallId,
+    )
+    if (callPart === undefined) {
+      callPart = toolCallPart(
+        { id: pending.toolCallId, name: pending.toolName, input: pending.args },
+        true,
+        undefined,
+      )
+      parts.push(callPart)
+    }
+    if (index === 0)
+      callPart.providerMetadata = {
+        ...callPart.providerMetadata,
+        // A run state is plain JSON data by construction (sealed as such).
+        [TOOLNEXUS_MARK]: { state: result.state as unknown as JSONObject },
+      }
+    parts.push({
+      type: 'tool-approval-request',
+      approvalId: pending.approvalId,
+      toolCallId: pending.toolCallId,
+    })
+  }
+  return parts
 }

@@ -1,6 +1,6 @@
 import { generateText, type LanguageModel, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { withToolkit } from '../../src/ai-sdk/with-toolkit.js'
+import { withToolkit } from '../../src/provider-form/with-toolkit.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, aiMajor } from '../loop/support.js'
 import { type SpecVersion, specFinishReason, specUsage, streamOf } from '../support/spec-results.js'

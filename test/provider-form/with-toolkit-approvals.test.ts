@@ -7,8 +7,8 @@ import {
   type UIMessage,
 } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { withToolkit } from '../../src/ai-sdk/with-toolkit.js'
 import { ApprovalError } from '../../src/errors.js'
+import { withToolkit } from '../../src/provider-form/with-toolkit.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, provider } from '../loop/support.js'

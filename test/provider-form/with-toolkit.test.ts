@@ -12,8 +12,9 @@ import {
   wrapLanguageModel,
 } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createToolnexus, withToolkit } from '../../src/ai-sdk/with-toolkit.js'
 import { ConfigError } from '../../src/errors.js'
+import { createToolnexus } from '../../src/provider-form/create-toolnexus.js'
+import { withToolkit } from '../../src/provider-form/with-toolkit.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { addTool, PROVIDERS, provider, weatherTool } from '../loop/support.js'
