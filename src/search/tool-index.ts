@@ -28,6 +28,15 @@ export interface RankingWeights {
   /** BM25's term-frequency saturation and length normalization. */
   k: number
   b: number
+  /** A query keeps at most this many of its terms, the rarest: each costs a pass over its postings. */
+  maxQueryTerms: number
+  /**
+   * How many tools a query's terms may reach together, counted over each term's tools: the rarest terms
+   * are kept until the next would pass it (the rarest is always kept). It bounds a query's work on a
+   * large index: over a few hundred tools a query seldom reaches it; over 10,000, a long request is
+   * searched by its rarest terms.
+   */
+  maxPostings: number
 }
 
 const DEFAULT_WEIGHTS: RankingWeights = {
@@ -37,6 +46,8 @@ const DEFAULT_WEIGHTS: RankingWeights = {
   source: 1,
   k: 1.2,
   b: 0.5,
+  maxQueryTerms: 32,
+  maxPostings: 1_000,
 }
 
 const FIELDS = ['name', 'description', 'params', 'source'] as const
@@ -57,8 +68,13 @@ const MAX_PARAMS = 64
 export class ToolIndex {
   readonly #search: MiniSearch<ToolDocument>
   readonly #options: SearchOptions
+  readonly #weights: RankingWeights
   // The definition each indexed tool had, so an update re-indexes only what changed.
   #indexed = new Map<string, Indexed>()
+  // In how many indexed tools each term occurs, to weigh a query's terms before searching.
+  readonly #documentFrequency = new Map<string, number>()
+  // A server's terms, made once for all its tools.
+  readonly #sourceTerms = new Map<string, string>()
 
   constructor(weights: RankingWeights = DEFAULT_WEIGHTS) {
     this.#search = new MiniSearch<ToolDocument>({
@@ -67,8 +83,10 @@ export class ToolIndex {
       // Documents arrive as their terms, space-separated, made once by the tokenizer below.
       tokenize: splitTerms,
       processTerm: (term) => term,
-      searchOptions: { tokenize: queryTerms, processTerm: (term) => term },
+      // Queries arrive as their terms too: `search` picks them.
+      searchOptions: { tokenize: splitTerms, processTerm: (term) => term },
     })
+    this.#weights = weights
     this.#options = {
       boost: {
         name: weights.name,
@@ -93,19 +111,76 @@ export class ToolIndex {
         next.set(tool.name, { ...known, tool })
         continue
       }
-      if (known !== undefined) this.#search.discard(tool.name)
-      next.set(tool.name, { tool, key: definitionKey(tool) })
-      added.push(toolDocument(tool))
+      if (known !== undefined) this.#discard(known)
+      const document = this.#document(tool)
+      next.set(tool.name, { tool, key: definitionKey(tool), terms: distinctTerms(document) })
+      added.push(document)
     }
-    for (const name of this.#indexed.keys()) if (!next.has(name)) this.#search.discard(name)
-    this.#search.addAll(added)
+    for (const [name, known] of this.#indexed) if (!next.has(name)) this.#discard(known)
+    for (const document of added) {
+      this.#search.add(document)
+      for (const term of next.get(document.id)?.terms ?? []) {
+        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1)
+      }
+    }
     this.#indexed = next
+    if (this.#sourceTerms.size > MAX_CACHED_SOURCES) this.#sourceTerms.clear()
+  }
+
+  #discard(known: Indexed): void {
+    this.#search.discard(known.tool.name)
+    for (const term of known.terms) {
+      const count = (this.#documentFrequency.get(term) ?? 0) - 1
+      if (count > 0) this.#documentFrequency.set(term, count)
+      else this.#documentFrequency.delete(term)
+    }
+  }
+
+  #document(tool: Tool): ToolDocument {
+    const params: string[] = []
+    collectParams(tool.inputSchema, params, 0)
+    const description = typeof tool.description === 'string' ? tool.description : ''
+    let source = ''
+    if (tool.server !== undefined) {
+      const text = `${tool.server.name} ${tool.server.description ?? ''}`
+      source = this.#sourceTerms.get(text) ?? searchTerms(text).join(' ')
+      this.#sourceTerms.set(text, source)
+    }
+    return {
+      id: tool.name,
+      name: searchTerms(tool.name).join(' '),
+      description: searchTerms(description).join(' '),
+      params: searchTerms(params.join(' ')).join(' '),
+      source,
+    }
+  }
+
+  /**
+   * A query's terms worth searching for: those some tool has, rarest first, at most `maxQueryTerms`,
+   * within `maxPostings`.
+   */
+  #queryTerms(query: string): string[] {
+    const known = [...new Set(searchTerms(query))]
+      .map((term) => ({ term, count: this.#documentFrequency.get(term) ?? 0 }))
+      .filter(({ count }) => count > 0)
+      .sort((a, b) => a.count - b.count)
+    const terms: string[] = []
+    let postings = 0
+    for (const { term, count } of known) {
+      if (terms.length >= this.#weights.maxQueryTerms) break
+      if (terms.length > 0 && postings + count > this.#weights.maxPostings) break
+      terms.push(term)
+      postings += count
+    }
+    return terms
   }
 
   /** The tools best matching `query`, best first, at most `limit`. */
   search(query: string, limit: number): ToolMatch[] {
     const matches: ToolMatch[] = []
-    for (const hit of this.#search.search(query, this.#options)) {
+    const terms = this.#queryTerms(query)
+    if (terms.length === 0) return matches
+    for (const hit of this.#search.search(terms.join(' '), this.#options)) {
       if (matches.length >= limit) break
       const tool = this.#indexed.get(String(hit.id))?.tool
       if (tool !== undefined)
@@ -123,28 +198,16 @@ export class ToolIndex {
 interface Indexed {
   tool: Tool
   key: string
+  /** The distinct terms of its document, all fields together. */
+  terms: string[]
 }
 
-function toolDocument(tool: Tool): ToolDocument {
-  const params: string[] = []
-  collectParams(tool.inputSchema, params, 0)
-  const name = searchTerms(tool.name)
-  const description = searchTerms(typeof tool.description === 'string' ? tool.description : '')
-  const source = tool.server === undefined ? '' : `${tool.server.name} ${tool.server.description ?? ''}`
-  return {
-    id: tool.name,
-    name: name.join(' '),
-    description: description.join(' '),
-    params: searchTerms(params.join(' ')).join(' '),
-    source: searchTerms(source).join(' '),
-  }
-}
+const MAX_CACHED_SOURCES = 1_000
 
-// A query's distinct terms, at most this many: each one costs a pass over its postings.
-const MAX_QUERY_TERMS = 32
-
-function queryTerms(text: string): string[] {
-  return [...new Set(searchTerms(text))].slice(0, MAX_QUERY_TERMS)
+function distinctTerms(document: ToolDocument): string[] {
+  const terms = new Set<string>()
+  for (const field of FIELDS) for (const term of splitTerms(document[field])) terms.add(term)
+  return [...terms]
 }
 
 function splitTerms(text: string): string[] {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_WEIGHTS, ToolIndex } from '../../src/search/tool-index.js'
+import type { Tool } from '../../src/tool/types.js'
+
+function tool(name: string, description: string): Tool {
+  return {
+    name,
+    description,
+    inputSchema: { type: 'object', properties: {} },
+    source: 'native',
+    execute: async () => ({ output: name, isError: false }),
+  }
+}
+
+// Twenty tools that read files, one that also sends mail, one that only sends mail.
+const tools = [
+  ...Array.from({ length: 20 }, (_, index) => tool(`reader_${index}`, 'Read a file from the disk.')),
+  tool('mail_file', 'Send a file by mail.'),
+  tool('mail_send', 'Send a mail.'),
+]
+
+describe('ToolIndex', () => {
+  it.each([
+    // Within the budget the common term ranks too: the tool with both terms comes first.
+    { maxPostings: 1_000, first: ['mail_file', 'mail_send'] },
+    // Over it, only the rarest term is searched: the two mail tools, and no file reader.
+    { maxPostings: 5, first: ['mail_file', 'mail_send'] },
+  ])('searches a query by its rarest terms within maxPostings $maxPostings', ({ maxPostings, first }) => {
+    const index = new ToolIndex({ ...DEFAULT_WEIGHTS, maxPostings })
+    index.update(tools)
+    const names = index.search('mail the file', 10).map((match) => match.name)
+    expect(names.slice(0, 2).sort()).toStrictEqual(first)
+    expect(names.length).toStrictEqual(maxPostings === 5 ? 2 : 10)
+  })
+
+  it('counts a term only in the tools that still have it after an update', () => {
+    const index = new ToolIndex({ ...DEFAULT_WEIGHTS, maxPostings: 3 })
+    index.update(tools)
+    // Twenty-one tools say "file": over the budget, so "mail" alone is searched.
+    expect(index.search('mail file', 10).length).toStrictEqual(2)
+    // With the readers gone, "file" is in one tool: both terms fit and are searched.
+    const remaining = tools.filter((entry) => entry.name.startsWith('mail_'))
+    index.update(remaining)
+    expect(index.search('file', 10).map((match) => match.name)).toStrictEqual(['mail_file'])
+    // A changed description is counted once, by its new terms.
+    index.update([tool('mail_file', 'Archive a document.'), remaining[1] as Tool])
+    expect(index.search('send', 10).map((match) => match.name)).toStrictEqual(['mail_send'])
+    expect(index.search('archive', 10).map((match) => match.name)).toStrictEqual(['mail_file'])
+  })
+})
