@@ -26,15 +26,6 @@ export {
   type WithToolkitOptions,
   withToolkit,
 } from './ai-sdk/with-toolkit.js'
-export type { ClaimStore } from './approvals/claim-store.js'
-// Approvals: calls that wait for a person, suspended runs and their state
-export type {
-  ApprovalResponse,
-  PendingApproval,
-  RunState,
-  RunStateCall,
-  RunStateTransport,
-} from './approvals/run-state.js'
 // The loop
 export {
   type AISDKClientOptions,
@@ -96,14 +87,20 @@ export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
+// Approvals: calls that wait for a person, suspended runs and their state
 export type {
-  Awaitable,
+  ApprovalResponse,
   FinishedRunResult,
   Hooks,
+  MessageFormat,
+  PendingApproval,
   ResumeOptions,
   RunEvent,
   RunOptions,
   RunResult,
+  RunState,
+  RunStateCall,
+  RunStateTransport,
   SuspendedRunResult,
   ToolCallRecord,
   Usage,
@@ -131,6 +128,8 @@ export type {
 export { SEARCH_TOOL_NAME } from './search/search-session.js'
 export type { ToolMatch } from './search/tool-index.js'
 export type { SearchCallOptions, ToolSearchOptions } from './search/tool-search.js'
+export type { Awaitable } from './shared/awaitable.js'
+export type { ClaimStore } from './shared/claim-store.js'
 export type { Logger } from './shared/logger.js'
 export type {
   ConversationRecord,

@@ -1,4 +1,4 @@
-import type { ApprovalResponse } from '../approvals/run-state.js'
+import type { ApprovalResponse } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import { TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import type { SpecMessage } from './language-model-spec.js'

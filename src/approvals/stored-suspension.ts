@@ -3,11 +3,11 @@
 // is saved back in place of the answers that said "not run".
 
 import { ApprovalError, StoreError } from '../errors.js'
-import type { SuspendedRunResult } from '../loop/types.js'
+import type { RunState, SuspendedRunResult } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import type { ConversationStore, StoredConversation } from '../stores/conversation-store.js'
 import { callStore, quoteId } from '../stores/save-turn.js'
-import { checkApprovals, openRunState, type RunState, type RunStateKeys } from './run-state.js'
+import { checkApprovals, openRunState, type RunStateKeys } from './run-state.js'
 
 /**
  * What a store keeps as a conversation's `suspended`: the run state, and how many messages at the end of

@@ -1,8 +1,7 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
 import { createApprovalGuard, processSecret, readApprovalTtl, vouchFor } from '../approvals/approval-guard.js'
-import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
-import type { ApprovalResponse, RunState, RunStateTransport } from '../approvals/run-state.js'
+import { readClaimStore } from '../approvals/claim-store.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
@@ -16,7 +15,17 @@ import { type LoopSettings, runLoop } from '../loop/run-loop.js'
 import { createRunStream, type RunStream } from '../loop/run-stream.js'
 import type { LoopTelemetry } from '../loop/run-telemetry.js'
 import type { Transport } from '../loop/transport.js'
-import type { Hooks, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
+import type {
+  ApprovalResponse,
+  Hooks,
+  MessageFormat,
+  ResumeOptions,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  RunState,
+} from '../loop/types.js'
+import type { ClaimStore } from '../shared/claim-store.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
@@ -202,7 +211,7 @@ export interface Client<Message> {
    * `Content`s). `createChatHandler` signs answers for this type only, so that one `secret` can serve
    * routes of both kinds without an answer of one being taken by the other.
    */
-  readonly messageFormat: RunStateTransport
+  readonly messageFormat: MessageFormat
 }
 
 const DEFAULT_MAX_TURNS = 10
@@ -287,7 +296,7 @@ class LoopClient<Message> implements Client<Message> {
   // processes the store's compare-and-set keeps every turn (see saveTurn).
   readonly #conversations = new Map<string, Promise<unknown>>()
   readonly #userMessage: (parts: readonly UserContentPart[]) => Promise<Message>
-  readonly messageFormat: RunStateTransport
+  readonly messageFormat: MessageFormat
   readonly #durable: DurableRunner | undefined
   // The callers of durable runs this process runs, by run id: they get the run's events.
   readonly #listeners = new Map<string, DurableListener<Message>>()
@@ -295,7 +304,7 @@ class LoopClient<Message> implements Client<Message> {
   constructor(
     transport: Transport<Message> | Promise<Transport<Message>>,
     options: ClientOptions<Message>,
-    kind: RunStateTransport,
+    kind: MessageFormat,
     userMessage: (parts: readonly UserContentPart[]) => Promise<Message>,
   ) {
     this.#transport = transport
@@ -594,7 +603,7 @@ function isAbortSignalLike(value: unknown): value is AbortSignal {
  */
 export function readSettings<Message>(
   options: ClientOptions<Message>,
-  kind: RunStateTransport = 'ai-sdk',
+  kind: MessageFormat = 'ai-sdk',
   where = 'createClient',
 ): LoopSettings<Message> {
   const {

@@ -6,8 +6,6 @@ import {
   approvalIdFor,
   checkApprovals,
   openRunState,
-  type PendingApproval,
-  type RunStateCall,
   type RunStateKeys,
   sealRunState,
 } from '../approvals/run-state.js'
@@ -16,7 +14,7 @@ import { errorResult } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import type { ModelToolCall, ModelTurn, Transport } from './transport.js'
-import type { SuspendedRunResult, ToolCallRecord, Usage } from './types.js'
+import type { PendingApproval, RunStateCall, SuspendedRunResult, ToolCallRecord, Usage } from './types.js'
 
 /** A turn's call as the loop prepared it (see run-loop). */
 export interface HoldableCall {

@@ -2,8 +2,8 @@
 // last assistant message, and (in the signed stateless mode) the suspended run that travels with that
 // message, signed, in its metadata.
 import type { UIMessage } from 'ai'
-import type { ApprovalResponse } from '../approvals/run-state.js'
 import type { StoredSuspension } from '../approvals/stored-suspension.js'
+import type { ApprovalResponse } from '../loop/types.js'
 import type { Signer } from '../shared/hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
 

@@ -19,12 +19,21 @@ import {
   readApprovalTtl,
   vouchFor,
 } from '../approvals/approval-guard.js'
-import { type ClaimStore, readClaimStore } from '../approvals/claim-store.js'
-import { type ApprovalResponse, checkApprovals, type RunState } from '../approvals/run-state.js'
+import { readClaimStore } from '../approvals/claim-store.js'
+import { checkApprovals } from '../approvals/run-state.js'
 import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
-import type { Awaitable, ResumeOptions, RunEvent, RunOptions, RunResult } from '../loop/types.js'
+import type {
+  ApprovalResponse,
+  ResumeOptions,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  RunState,
+} from '../loop/types.js'
+import type { Awaitable } from '../shared/awaitable.js'
+import type { ClaimStore } from '../shared/claim-store.js'
 import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
