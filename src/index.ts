@@ -87,6 +87,7 @@ export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
+export type { LoopOptions } from './loop/settings.js'
 // Approvals: calls that wait for a person, suspended runs and their state
 export type {
   ApprovalResponse,

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai'
-import { type ClientOptions, readSettings } from '../client/create-client.js'
 import { ConfigError } from '../errors.js'
 import { type LoopInput, type LoopSettings, runLoop } from '../loop/run-loop.js'
+import { type LoopOptions as ClientOptions, readSettings } from '../loop/settings.js'
 import type { ModelToolCall } from '../loop/transport.js'
 import type { SuspendedRunResult, ToolCallRecord } from '../loop/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
