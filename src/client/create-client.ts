@@ -1,7 +1,8 @@
 import type { LanguageModel, ModelMessage } from 'ai'
 import { createAISDKTransport, resolveLanguageModel } from '../ai-sdk/ai-sdk-transport.js'
-import { vouchFor } from '../approvals/approval-guard.js'
-import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
+import { callStore } from '../conversation/call-store.js'
+import { claimStoredRun } from '../conversation/claim-stored-run.js'
+import { saveTurn } from '../conversation/save-turn.js'
 import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
 import type {
@@ -25,7 +26,6 @@ import type {
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import { InMemoryConversationStore } from '../stores/in-memory-conversation-store.js'
-import { callStore, saveTurn } from '../stores/save-turn.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import {
   checkRunId,
@@ -355,8 +355,7 @@ class LoopClient<Message> implements Client<Message> {
       const history = loaded?.messages ?? []
       const result = await this.run(prompt, { ...runOptions, history })
       const turn = result.messages.slice(history.length)
-      const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
-      const messages = await saveTurn({ store: this.store, id, loaded, turn, suspended })
+      const messages = await saveTurn({ store: this.store, id, loaded, turn, result })
       return { ...result, messages }
     })
     const settled = asked.then(
@@ -376,18 +375,12 @@ class LoopClient<Message> implements Client<Message> {
     approvals: unknown,
     runOptions: Omit<AskOptions<Message>, 'id' | 'approvals'>,
   ): Promise<RunResult<Message>> {
-    const claimed = await claimSuspension({ store: this.store, id, keys: this.#settings.runState, approvals })
-    const { state } = claimed.suspension
-    // Claimed by the store's compare-and-set: any instance sharing the store may have suspended it.
-    vouchFor(state)
-    const result = await this.resume(state, { ...runOptions, approvals: approvals as ApprovalResponse[] })
-    const messages = await saveResumed({
-      store: this.store,
-      id,
-      claimed,
-      added: result.messages.slice(state.messages.length),
-      suspended: result.status === 'suspended' ? toStoredSuspension(result) : undefined,
+    const claimed = await claimStoredRun({ store: this.store, id, keys: this.#settings.runState, approvals })
+    const result = await this.resume(claimed.state, {
+      ...runOptions,
+      approvals: approvals as ApprovalResponse[],
     })
+    const messages = await claimed.save(result)
     return { ...result, messages }
   }
 

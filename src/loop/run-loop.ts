@@ -1,5 +1,8 @@
 import type { ApprovalGuard } from '../approvals/approval-guard.js'
+import { type CallPreset, findHeldCalls, holdCalls, runUnanswered } from '../approvals/hold-calls.js'
+import { openResume } from '../approvals/open-resume.js'
 import type { RunStateKeys } from '../approvals/run-state.js'
+import { suspendRun } from '../approvals/suspend-run.js'
 import type { DurableSteps } from '../durable/durable-runner.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { SearchSession } from '../search/search-session.js'
@@ -8,14 +11,6 @@ import { errorMessage, errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { addUsage } from './add-usage.js'
-import {
-  type CallPreset,
-  findHeldCalls,
-  holdCalls,
-  openResume,
-  runUnanswered,
-  suspendRun,
-} from './approval-turn.js'
 import { generateRunKey } from './call-ids.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import { RunScope } from './run-scope.js'

@@ -21,8 +21,12 @@ import {
 } from '../approvals/approval-guard.js'
 import { readClaimStore } from '../approvals/claim-store.js'
 import { checkApprovals } from '../approvals/run-state.js'
-import { claimSuspension, saveResumed, toStoredSuspension } from '../approvals/stored-suspension.js'
+import { RUN_METADATA_KEY, readSignedSuspension, signSuspension } from '../approvals/signed-run.js'
+import { toStoredSuspension } from '../approvals/stored-suspension.js'
 import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
+import { callStore } from '../conversation/call-store.js'
+import { claimStoredRun } from '../conversation/claim-stored-run.js'
+import { saveTurn } from '../conversation/save-turn.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
 import type {
   ApprovalResponse,
@@ -38,17 +42,12 @@ import { createHmacSigner, MIN_SECRET_LENGTH, type Signer } from '../shared/hmac
 import { isRecord } from '../shared/is-record.js'
 import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { ConversationRecord, ConversationStore } from '../stores/conversation-store.js'
-import { callStore, quoteId, saveTurn } from '../stores/save-turn.js'
+import { quoteId } from '../stores/quote-id.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream.js'
-import {
-  RUN_METADATA_KEY,
-  readApprovalAnswers,
-  readSignedSuspension,
-  signSuspension,
-} from './chat-approvals.js'
 import { conversationOverCap } from './conversation-caps.js'
+import { readApprovalAnswers } from './read-approval-answers.js'
 import {
   type ChatLimits,
   type ChatRequest,
@@ -537,8 +536,7 @@ async function storedConversation<Message>(input: {
       messages,
       finish: async (added, result) => {
         const current = await callStore('load', key, () => store.load(key))
-        const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
-        await saveTurn({ store, id: key, loaded: current, turn: added, suspended })
+        await saveTurn({ store, id: key, loaded: current, turn: added, result })
         return undefined
       },
     }
@@ -609,16 +607,11 @@ async function storedResumption<Message>(input: {
   }
   const key =
     input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
-  const claimed = await claimSuspension({ store, id: key, approvals })
-  const { state } = claimed.suspension
-  // Claimed by the store's compare-and-set; any instance sharing the store may have suspended it.
-  vouchFor(state)
+  const claimed = await claimStoredRun({ store, id: key, approvals })
   return {
-    state,
+    state: claimed.state,
     finish: async (result) => {
-      const suspended = result.status === 'suspended' ? toStoredSuspension(result) : undefined
-      const added = result.messages.slice(state.messages.length)
-      await saveResumed({ store, id: key, claimed, added, suspended })
+      await claimed.save(result)
       return undefined
     },
   }
