@@ -27,15 +27,15 @@ export {
   withToolkit,
 } from './ai-sdk/with-toolkit.js'
 // The loop
-export {
-  type AISDKClientOptions,
-  type AskOptions,
-  type Client,
-  type ClientOptions,
-  createClient,
-  type GenAIClientOptions,
-  type GenAIMessage,
-} from './client/create-client.js'
+export type { Client } from './client/client.js'
+export type {
+  AISDKClientOptions,
+  AskOptions,
+  ClientOptions,
+  GenAIClientOptions,
+  GenAIMessage,
+} from './client/client-options.js'
+export { createClient } from './client/create-client.js'
 export type { UserContentPart } from './client/user-message.js'
 // Checking tools against each provider's schema rules
 export {
