@@ -137,6 +137,7 @@ export type {
   ConversationStore,
   StoredConversation,
 } from './stores/conversation-store.js'
+export { createMemoryStore } from './stores/create-memory-store.js'
 export { fromGetSaveStore, type GetSaveStore } from './stores/from-get-save-store.js'
 export {
   InMemoryConversationStore,
