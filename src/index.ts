@@ -17,25 +17,16 @@ export {
   toGemini,
 } from './adapters/to-gemini.js'
 export { type OpenAITool, type ToOpenAIOptions, toOpenAI } from './adapters/to-openai.js'
-export type { ClaimStore } from './approvals/claim-store.js'
-// Approvals: calls that wait for a person, suspended runs and their state
-export type {
-  ApprovalResponse,
-  PendingApproval,
-  RunState,
-  RunStateCall,
-  RunStateTransport,
-} from './approvals/run-state.js'
 // The loop
-export {
-  type AISDKClientOptions,
-  type AskOptions,
-  type Client,
-  type ClientOptions,
-  createClient,
-  type GenAIClientOptions,
-  type GenAIMessage,
-} from './client/create-client.js'
+export type { Client } from './client/client.js'
+export type {
+  AISDKClientOptions,
+  AskOptions,
+  ClientOptions,
+  GenAIClientOptions,
+  GenAIMessage,
+} from './client/client-options.js'
+export { createClient } from './client/create-client.js'
 export type { UserContentPart } from './client/user-message.js'
 // Checking tools against each provider's schema rules
 export {
@@ -88,14 +79,21 @@ export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
+export type { LoopOptions } from './loop/settings.js'
+// Approvals: calls that wait for a person, suspended runs and their state
 export type {
-  Awaitable,
+  ApprovalResponse,
   FinishedRunResult,
   Hooks,
+  MessageFormat,
+  PendingApproval,
   ResumeOptions,
   RunEvent,
   RunOptions,
   RunResult,
+  RunState,
+  RunStateCall,
+  RunStateTransport,
   SuspendedRunResult,
   ToolCallRecord,
   Usage,
@@ -134,12 +132,15 @@ export {
 export { SEARCH_TOOL_NAME } from './search/search-session.js'
 export type { ToolMatch } from './search/tool-index.js'
 export type { SearchCallOptions, ToolSearchOptions } from './search/tool-search.js'
+export type { Awaitable } from './shared/awaitable.js'
+export type { ClaimStore } from './shared/claim-store.js'
 export type { Logger } from './shared/logger.js'
 export type {
   ConversationRecord,
   ConversationStore,
   StoredConversation,
 } from './stores/conversation-store.js'
+export { createMemoryStore } from './stores/create-memory-store.js'
 export { fromGetSaveStore, type GetSaveStore } from './stores/from-get-save-store.js'
 export {
   InMemoryConversationStore,

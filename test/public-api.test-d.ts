@@ -11,6 +11,7 @@ import {
   type ClaimStore,
   ConfigError,
   createClient,
+  createMemoryStore,
   createToolkit,
   type DurableRunner,
   defineTool,
@@ -91,6 +92,8 @@ createClient({ genai, model: 'gemini-2.5-flash', config: sdkConfig })
 
 // A store needs no type argument with either transport: the client's message type is inferred into it.
 createClient({ model: new MockLanguageModelV4(), store: new InMemoryConversationStore() })
+createClient({ model: new MockLanguageModelV4(), store: createMemoryStore<ModelMessage>({ ttlSeconds: 60 }) })
+expectTypeOf(createMemoryStore()).toEqualTypeOf<InMemoryConversationStore<unknown>>()
 createClient({
   genai: new GoogleGenAI({ apiKey: 'key' }),
   model: 'gemini-2.5-flash',

@@ -1,7 +1,8 @@
 // What every entry point (client, chat handler, provider form) does around a suspended run: refuse to
 // hand one out that could be replayed, and claim it once before anything of it runs.
 import { ConfigError } from '../errors.js'
-import { type ClaimStore, claimOnce } from './claim-store.js'
+import type { ClaimStore } from '../shared/claim-store.js'
+import { claimOnce } from './claim-store.js'
 import { processClaims } from './process-claims.js'
 
 /** How long a signed run or state may wait for its answer: `approvalTtlSeconds`. */

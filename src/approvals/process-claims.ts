@@ -1,7 +1,7 @@
 // The claims of a process that was given no `claims` store: one guard shared by every client, chat
 // handler and provider-form wrapper in the process, so that a second client refuses a replay too.
 import { ApprovalError } from '../errors.js'
-import type { ClaimStore } from './claim-store.js'
+import type { ClaimStore } from '../shared/claim-store.js'
 
 /** Runs a process may hold waiting or answered at once without a `claims` store. */
 const MAX_PROCESS_CLAIMS = 100_000

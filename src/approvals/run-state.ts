@@ -1,92 +1,14 @@
 // A suspended run as plain, sealed JSON data, and the checks a resume makes before anything runs.
 
 import { ApprovalError } from '../errors.js'
-import type { Usage } from '../loop/types.js'
+import type { ApprovalResponse, MessageFormat, RunState, RunStateCall, Usage } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import { digest, sameDigest } from './digest.js'
 import { canonicalJson, toJsonData } from './json-data.js'
 
-/**
- * A call that waits for a person's approval. Answer it with `approvalId` in `client.resume`.
- *
- * @example
- * const pending: PendingApproval = { approvalId: 'approval_3q…', toolCallId: 'call_1', toolName: 'delete_file', args: { path: 'a.txt' } }
- */
-export interface PendingApproval {
-  approvalId: string
-  toolCallId: string
-  toolName: string
-  args: Record<string, unknown>
-}
-
-/**
- * A person's answer to one pending call. A denial may say why; the model reads the reason.
- *
- * @example
- * const answers: ApprovalResponse[] = [
- *   { approvalId: pending[0].approvalId, approved: true },
- *   { approvalId: pending[1].approvalId, approved: false, reason: 'Not on a Friday.' },
- * ]
- */
-export type ApprovalResponse =
-  | { approvalId: string; approved: true }
-  | { approvalId: string; approved: false; reason?: string }
-
-/** One call of the suspended turn, in call order: answered (`result`) or waiting (`approvalId`). */
-export interface RunStateCall {
-  toolCallId: string
-  toolName: string
-  /** True when the provider sent no id and the transport made one up (the answer then carries none). */
-  idGenerated?: true
-  /** The arguments as recorded (an object, or the raw text when the model sent no JSON object). */
-  args: unknown
-  /** The call's result, once it has one. */
-  result?: { output: string; isError: boolean; metadata?: Record<string, unknown> }
-  /** While it waits: the id its answer must carry. */
-  approvalId?: string
-}
-
-/**
- * Everything a suspended run needs to go on, as plain JSON data: the transcript up to the model turn that
- * made the calls, that turn's calls (each answered or waiting), and the run's counters. No tools, no
- * functions, no system prompt: those come from the client and the toolkit that resume it. Sealed by an
- * HMAC over the whole state, with the client's `secret` or else a random key of its process, so any
- * change is refused; it expires `approvalTtlSeconds` after it was made, and is answered once.
- *
- * @example
- * const text = JSON.stringify(result.state)   // keep it anywhere
- * await client.resume(JSON.parse(text), { toolkit, approvals })
- */
-export interface RunState {
-  type: 'toolnexus-run-state'
-  version: 1
-  /** Which client made it: `'ai-sdk'` (AI SDK `ModelMessage`s) or `'genai'` (Gemini `Content`s). */
-  transport: RunStateTransport
-  /** Random, per run: approval ids of one run never match another's. */
-  runId: string
-  /** Model calls made so far. */
-  turn: number
-  usage: Usage
-  /** The text and finish reason of the model turn that made the calls. */
-  text: string
-  finishReason: string
-  /** The transcript, ending with the model turn that made the calls (their results are in `calls`). */
-  messages: unknown[]
-  calls: RunStateCall[]
-  /** Approval ids answered earlier in this run. */
-  answered: string[]
-  /** `Date.now()` from which the state is refused (`expired-approval`): `approvalTtlSeconds` after it was made. */
-  expiresAt: number
-  /** `hmac-sha256:` and the base64url HMAC of everything else (`sha256:` in states of older versions). */
-  seal: string
-}
-
-/** The transports a run state can belong to. */
-export type RunStateTransport = 'ai-sdk' | 'genai'
-
 /** What sealing and opening a state need to know of the client. */
 export interface RunStateKeys {
-  transport: RunStateTransport
+  transport: MessageFormat
   /** Signs with HMAC-SHA-256 and accepts only states signed with it: the client's, or its process's. */
   secret: string
   /** Seconds a state may wait for its answer. */
@@ -276,7 +198,7 @@ function sealOf(secret: string | undefined, data: unknown): Promise<string> {
   )
 }
 
-function describeTransport(transport: RunStateTransport): string {
+function describeTransport(transport: MessageFormat): string {
   return transport === 'genai' ? 'a @google/genai' : 'an AI SDK'
 }
 

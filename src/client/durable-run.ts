@@ -1,11 +1,11 @@
 // A client's run as a durable run: handed to the engine as JSON data, done by the live worker (this
 // client and the run's toolkit) in whichever process the engine runs it, its events passed to the caller
 // when that is this process.
-import type { RunStateTransport } from '../approvals/run-state.js'
+
 import type { DurableRunInput, DurableRunner } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
-import type { RunEvent, RunResult } from '../loop/types.js'
-import type { Toolkit } from '../toolkit/toolkit.js'
+import type { MessageFormat, RunEvent, RunResult } from '../loop/types.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
 
 /** What a durable run records as its input: what another process can rebuild the run from. */
 export interface DurablePayload<Message> {
@@ -69,7 +69,7 @@ export function readDurable(durable: unknown): DurableRunner | undefined {
  * @example
  * workerName('ai-sdk', 'gpt-5-mini', toolkit) // 'ai-sdk gpt-5-mini [lookup,refund]'
  */
-export function workerName(kind: RunStateTransport, model: string, toolkit: Toolkit | undefined): string {
+export function workerName(kind: MessageFormat, model: string, toolkit: Toolkit | undefined): string {
   const names = toolkit === undefined ? [] : toolkit.tools().map((tool) => tool.name)
   return `${kind} ${model} [${names.sort().join(',')}]`
 }

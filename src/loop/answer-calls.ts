@@ -1,6 +1,6 @@
+import { type CallPreset, runUnanswered } from '../approvals/hold-calls.js'
 import type { ToolResult } from '../tool/types.js'
 import { answerCall } from './answer-call.js'
-import { type CallPreset, runUnanswered } from './approval-turn.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'

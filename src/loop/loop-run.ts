@@ -1,6 +1,6 @@
+import type { ResumedRun } from '../approvals/open-resume.js'
 import type { SearchSession } from '../search/search-session.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
-import type { ResumedRun } from './approval-turn.js'
 import type { LoopInput, LoopSettings } from './loop-input.js'
 import type { RunScope } from './run-scope.js'
 import type { RunTelemetry } from './run-telemetry.js'

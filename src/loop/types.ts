@@ -1,4 +1,4 @@
-import type { ApprovalResponse, PendingApproval, RunState } from '../approvals/run-state.js'
+import type { Awaitable } from '../shared/awaitable.js'
 import type { Tool, ToolMedia, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 
@@ -21,6 +21,93 @@ export interface ToolCallRecord {
   /** Images or audio the tool returned (see `ToolResult.media`). */
   media?: readonly ToolMedia[]
 }
+
+/**
+ * A call that waits for a person's approval. Answer it with `approvalId` in `client.resume`.
+ *
+ * @example
+ * const pending: PendingApproval = { approvalId: 'approval_3q…', toolCallId: 'call_1', toolName: 'delete_file', args: { path: 'a.txt' } }
+ */
+export interface PendingApproval {
+  approvalId: string
+  toolCallId: string
+  toolName: string
+  args: Record<string, unknown>
+}
+
+/**
+ * A person's answer to one pending call. A denial may say why; the model reads the reason.
+ *
+ * @example
+ * const answers: ApprovalResponse[] = [
+ *   { approvalId: pending[0].approvalId, approved: true },
+ *   { approvalId: pending[1].approvalId, approved: false, reason: 'Not on a Friday.' },
+ * ]
+ */
+export type ApprovalResponse =
+  | { approvalId: string; approved: true }
+  | { approvalId: string; approved: false; reason?: string }
+
+/** One call of the suspended turn, in call order: answered (`result`) or waiting (`approvalId`). */
+export interface RunStateCall {
+  toolCallId: string
+  toolName: string
+  /** True when the provider sent no id and the transport made one up (the answer then carries none). */
+  idGenerated?: true
+  /** The arguments as recorded (an object, or the raw text when the model sent no JSON object). */
+  args: unknown
+  /** The call's result, once it has one. */
+  result?: { output: string; isError: boolean; metadata?: Record<string, unknown> }
+  /** While it waits: the id its answer must carry. */
+  approvalId?: string
+}
+
+/**
+ * Everything a suspended run needs to go on, as plain JSON data: the transcript up to the model turn that
+ * made the calls, that turn's calls (each answered or waiting), and the run's counters. No tools, no
+ * functions, no system prompt: those come from the client and the toolkit that resume it. Sealed by an
+ * HMAC over the whole state, with the client's `secret` or else a random key of its process, so any
+ * change is refused; it expires `approvalTtlSeconds` after it was made, and is answered once.
+ *
+ * @example
+ * const text = JSON.stringify(result.state)   // keep it anywhere
+ * await client.resume(JSON.parse(text), { toolkit, approvals })
+ */
+export interface RunState {
+  type: 'toolnexus-run-state'
+  version: 1
+  /** Which client made it: `'ai-sdk'` (AI SDK `ModelMessage`s) or `'genai'` (Gemini `Content`s). */
+  transport: MessageFormat
+  /** Random, per run: approval ids of one run never match another's. */
+  runId: string
+  /** Model calls made so far. */
+  turn: number
+  usage: Usage
+  /** The text and finish reason of the model turn that made the calls. */
+  text: string
+  finishReason: string
+  /** The transcript, ending with the model turn that made the calls (their results are in `calls`). */
+  messages: unknown[]
+  calls: RunStateCall[]
+  /** Approval ids answered earlier in this run. */
+  answered: string[]
+  /** `Date.now()` from which the state is refused (`expired-approval`): `approvalTtlSeconds` after it was made. */
+  expiresAt: number
+  /** `hmac-sha256:` and the base64url HMAC of everything else (`sha256:` in states of older versions). */
+  seal: string
+}
+
+/**
+ * The message format a client speaks, and a run state belongs to: `'ai-sdk'` (AI SDK `ModelMessage`s)
+ * or `'genai'` (Gemini `Content`s).
+ *
+ * @example
+ * const format: MessageFormat = client.messageFormat // 'ai-sdk'
+ */
+export type MessageFormat = 'ai-sdk' | 'genai'
+
+/** @deprecated Use `MessageFormat`: it names the message format a run state belongs to. */
+export type RunStateTransport = MessageFormat
 
 /** What every run result has, finished or suspended. */
 interface RunResultParts<Message> {
@@ -91,9 +178,6 @@ export type RunEvent<Message> =
   | { type: 'tool-output-denied'; toolCallId: string; toolName: string; reason?: string }
   | { type: 'step-end'; turn: number; usage: Usage }
   | { type: 'finish'; result: RunResult<Message> }
-
-/** A value or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>
 
 /**
  * Hooks around each model call and each tool call. Each may be async; returning nothing changes nothing.

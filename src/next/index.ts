@@ -5,15 +5,15 @@ export {
   type UIMessageStreamChunk,
   type UIMessageStreamResponseInit,
 } from '../ui/to-ui-message-stream-response.js'
-export {
-  type ChatClient,
-  type ChatHandler,
-  type ChatHandlerOptions,
-  type ChatStore,
-  type ChatUserMessage,
-  createChatHandler,
-  type SignedChatHandlerOptions,
-  type StoreChatHandlerOptions,
-  type ToolkitSource,
-} from './create-chat-handler.js'
+export type {
+  ChatClient,
+  ChatHandler,
+  ChatHandlerOptions,
+  ChatStore,
+  ChatUserMessage,
+  SignedChatHandlerOptions,
+  StoreChatHandlerOptions,
+  ToolkitSource,
+} from './chat-handler-options.js'
+export { createChatHandler } from './create-chat-handler.js'
 export type { ChatLimits } from './read-chat-request.js'

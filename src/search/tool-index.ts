@@ -39,7 +39,7 @@ export interface RankingWeights {
   maxPostings: number
 }
 
-const DEFAULT_WEIGHTS: RankingWeights = {
+export const DEFAULT_WEIGHTS: RankingWeights = {
   name: 3,
   description: 1.5,
   params: 0.5,

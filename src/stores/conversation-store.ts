@@ -1,4 +1,4 @@
-import type { Awaitable } from '../loop/types.js'
+import type { Awaitable } from '../shared/awaitable.js'
 
 /**
  * What a store keeps under one conversation id: the transcript, and the run that is waiting for a

@@ -1,4 +1,4 @@
-import type { Awaitable } from '../loop/types.js'
+import type { Awaitable } from '../shared/awaitable.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
 

@@ -1,4 +1,4 @@
-import { type ClaimStore, checkClaim } from '../approvals/claim-store.js'
+import { type ClaimStore, checkClaim } from '../shared/claim-store.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, ConversationStore, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'

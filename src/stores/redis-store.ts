@@ -1,7 +1,8 @@
 // `toolnexus/redis`: conversations in Redis, shared by every instance. Loaded only through its subpath,
 // so the root entry never touches `redis` (an optional peer dependency).
-import { checkClaim } from '../approvals/claim-store.js'
+
 import { ConfigError, StoreError } from '../errors.js'
+import { checkClaim } from '../shared/claim-store.js'
 import { checkVersion } from './check-version.js'
 import type { ConversationRecord, StoredConversation } from './conversation-store.js'
 import { readTtlSeconds } from './read-ttl-seconds.js'

@@ -1,6 +1,6 @@
 import { StoreError, type StoreOperation } from '../errors.js'
 import { createSecretScrubber } from '../shared/scrub-secrets.js'
-import { quoteId } from './save-turn.js'
+import { quoteId } from './quote-id.js'
 
 /** Longest piece of a driver's message that goes into a `StoreError` message. */
 const MAX_REASON_CHARS = 200

@@ -6,8 +6,8 @@
 //   POST /chat                    → the chat handler (useChat's request)
 //   GET  /ran                     → { ran: [...] } what the tool ran in this process
 import { createServer } from 'node:http'
-import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
+import type { ClaimStore } from '../../src/shared/claim-store.js'
 import { createPostgresStore } from '../../src/stores/postgres-store.js'
 import { createRedisStore } from '../../src/stores/redis-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai'
-import { type AISDKClientOptions, createClient } from '../../src/client/create-client.js'
+import type { AISDKClientOptions } from '../../src/client/client-options.js'
+import { createClient } from '../../src/client/create-client.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool } from '../../src/tool/types.js'

@@ -1,6 +1,7 @@
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
-import { type AISDKClientOptions, createClient } from '../../src/client/create-client.js'
+import type { AISDKClientOptions } from '../../src/client/client-options.js'
+import { createClient } from '../../src/client/create-client.js'
 import { ConfigError } from '../../src/errors.js'
 
 const model = new MockLanguageModelV3()

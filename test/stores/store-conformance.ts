@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto'
 import type { ModelMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { ClaimStore } from '../../src/approvals/claim-store.js'
 import { createClient } from '../../src/client/create-client.js'
+import type { ClaimStore } from '../../src/shared/claim-store.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 
 /** A store the suite made, and how to let go of it. */

@@ -1,40 +1,15 @@
-// The AI SDK UI approval protocol on the server side: the answers `addToolApprovalResponse` leaves in the
-// last assistant message, and (in the signed stateless mode) the suspended run that travels with that
-// message, signed, in its metadata.
+// A suspended run that travels with a message, signed: what binds it to its conversation and to the one
+// answer it belongs to, how it is signed, and how it is read back (only when this server signed it).
 import type { UIMessage } from 'ai'
-import type { ApprovalResponse } from '../approvals/run-state.js'
-import type { StoredSuspension } from '../approvals/stored-suspension.js'
 import type { Signer } from '../shared/create-hmac-signer.js'
 import { isRecord } from '../shared/is-record.js'
+import type { StoredSuspension } from './stored-suspension.js'
 
 /** The key under `message.metadata` that carries a signed suspended run. */
 export const RUN_METADATA_KEY = 'toolnexusRun'
 
 /** What a run signature is for: only suspended chat runs, only this format. */
 const PURPOSE = 'toolnexus/chat-run/v2'
-
-/**
- * The approval answers in a message: every tool part the user answered (`approval-responded`), as
- * `useChat`'s `addToolApprovalResponse({ id, approved, reason })` leaves it.
- *
- * @example
- * readApprovalAnswers(lastMessage) // [{ approvalId: 'approval_…', approved: false, reason: 'Not now.' }]
- */
-export function readApprovalAnswers(message: UIMessage): ApprovalResponse[] {
-  const answers: ApprovalResponse[] = []
-  for (const part of message.parts) {
-    const candidate = part as { type: string; state?: unknown; approval?: unknown }
-    if (candidate.state !== 'approval-responded' || !isRecord(candidate.approval)) continue
-    const { id, approved, reason } = candidate.approval
-    if (typeof id !== 'string' || typeof approved !== 'boolean') continue
-    answers.push(
-      approved
-        ? { approvalId: id, approved }
-        : { approvalId: id, approved, ...(typeof reason === 'string' && reason !== '' && { reason }) },
-    )
-  }
-  return answers
-}
 
 /**
  * A suspended run as it travels: the run, and what binds it — the conversation (the chat id), the one

@@ -1,5 +1,9 @@
+import { type StoredSuspension, toStoredSuspension } from '../approvals/stored-suspension.js'
 import { StoreError } from '../errors.js'
-import type { ConversationStore, StoredConversation } from './conversation-store.js'
+import type { RunResult } from '../loop/types.js'
+import type { ConversationStore, StoredConversation } from '../stores/conversation-store.js'
+import { quoteId } from '../stores/quote-id.js'
+import { callStore } from './call-store.js'
 
 /** Saves a turn that keeps losing the race this often gives up (every loss means another turn landed). */
 const MAX_SAVE_ATTEMPTS = 25
@@ -12,8 +16,8 @@ export interface SaveTurnOptions<Message> {
   loaded: StoredConversation<Message> | undefined
   /** The messages the turn added (its prompt, the model's answers, the tool results), in order. */
   turn: readonly Message[]
-  /** A suspended run to keep with the conversation, or `undefined` for none. */
-  suspended?: unknown
+  /** The run that made the turn: a suspended one is kept with the conversation, for any instance to resume. */
+  result: RunResult<Message>
 }
 
 /**
@@ -23,10 +27,11 @@ export interface SaveTurnOptions<Message> {
  * nothing is run again), then tries again. Resolves the transcript as saved.
  *
  * @example
- * const messages = await saveTurn({ store, id, loaded, turn: result.messages.slice(history.length) })
+ * const messages = await saveTurn({ store, id, loaded, turn: result.messages.slice(history.length), result })
  */
 export async function saveTurn<Message>(options: SaveTurnOptions<Message>): Promise<Message[]> {
-  const { store, id, turn, suspended } = options
+  const { store, id, turn } = options
+  const suspended = suspensionOf(options.result)
   let base = options.loaded
   for (let attempt = 1; ; attempt++) {
     const messages = [...(base?.messages ?? []), ...turn]
@@ -53,37 +58,12 @@ export async function saveTurn<Message>(options: SaveTurnOptions<Message>): Prom
 }
 
 /**
- * Runs one store operation; an error that is not already a `StoreError` (a store of your own) becomes
- * one, with the original as `cause` and its text left out of the message (it may hold a URL).
+ * What a store keeps as the conversation's `suspended` after a run: its suspension while it waits for a
+ * person, else nothing.
  *
  * @example
- * const loaded = await callStore('load', id, () => store.load(id))
+ * const suspended = suspensionOf(result) // undefined for a finished run
  */
-export async function callStore<Result>(
-  operation: 'load' | 'save' | 'delete',
-  id: string,
-  call: () => Result | PromiseLike<Result>,
-): Promise<Result> {
-  try {
-    return await call()
-  } catch (error) {
-    if (StoreError.isInstance(error)) throw error
-    throw new StoreError(
-      `The conversation store failed to ${operation} conversation ${quoteId(id)} (see cause).`,
-      {
-        operation,
-        cause: error,
-      },
-    )
-  }
-}
-
-/**
- * A conversation id for an error message: quoted, and cut at 80 characters (ids can come from browsers).
- *
- * @example
- * quoteId('user-1') // '"user-1"'
- */
-export function quoteId(id: string): string {
-  return JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)
+export function suspensionOf(result: RunResult<unknown>): StoredSuspension | undefined {
+  return result.status === 'suspended' ? toStoredSuspension(result) : undefined
 }

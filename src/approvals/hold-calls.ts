@@ -1,0 +1,109 @@
+// Which calls of a turn wait for a person, and the approval id each waiting call gets. Used only when a
+// toolkit has tools that need approval, or on resume.
+
+import type { ModelToolCall } from '../loop/transport.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
+import type { ToolResult } from '../tool/types.js'
+import type { Toolkit } from '../toolkit/create-toolkit.js'
+import { approvalIdFor, type RunStateKeys } from './run-state.js'
+
+/** A turn's call as the loop prepared it (see run-loop). */
+export interface HoldableCall {
+  call: ModelToolCall
+  args: unknown
+  problem: string | undefined
+}
+
+/**
+ * How a call of the turn is settled before its tools run: answered already (`fresh` when the answer is
+ * new in this resume, a denial), or waiting for approval. Calls without a preset run as usual.
+ */
+export type CallPreset =
+  | { kind: 'answered'; result: ToolResult; fresh: boolean; reason?: string }
+  | { kind: 'held'; approvalId: string }
+
+/**
+ * Which calls wait for approval, by index; `undefined` when none does (the common case, decided without
+ * allocating when no rule is a function). A promise only when some tool's rule is one that is async.
+ */
+export function findHeldCalls(
+  calls: readonly HoldableCall[],
+  toolkit: Pick<Toolkit, 'needsApproval'>,
+): boolean[] | undefined | Promise<boolean[] | undefined> {
+  let verdicts: Array<boolean | Promise<boolean>> | undefined
+  let later = false
+  for (let index = 0; index < calls.length; index++) {
+    const prepared = calls[index] as HoldableCall
+    if (prepared.problem !== undefined || typeof prepared.args !== 'object' || prepared.args === null)
+      continue
+    let verdict: boolean | Promise<boolean>
+    try {
+      verdict = toolkit.needsApproval(
+        prepared.call.name,
+        prepared.args as Record<string, unknown>,
+        prepared.call.id,
+      )
+    } catch {
+      // A custom Toolkit that throws here cannot say the call is safe: ask.
+      verdict = true
+    }
+    if (verdict === false) continue
+    verdicts ??= calls.map(() => false)
+    if (isPromiseLike(verdict)) {
+      later = true
+      verdicts[index] = Promise.resolve(verdict).then(Boolean, () => true)
+    } else verdicts[index] = verdict === true
+  }
+  if (verdicts === undefined) return undefined
+  if (!later) return verdicts.some(Boolean) ? (verdicts as boolean[]) : undefined
+  return Promise.all(verdicts).then((settled) => (settled.some(Boolean) ? settled : undefined))
+}
+
+/** The presets of a turn with waiting calls: each waiting call gets its approval id. */
+export async function holdCalls(options: {
+  calls: readonly HoldableCall[]
+  held: readonly boolean[]
+  keys: RunStateKeys
+  runId: string
+  turn: number
+}): Promise<Array<CallPreset | undefined>> {
+  const { calls, held, keys, runId, turn } = options
+  const presets: Array<CallPreset | undefined> = calls.map(() => undefined)
+  for (const [index, prepared] of calls.entries()) {
+    if (held[index] !== true) continue
+    presets[index] = {
+      kind: 'held',
+      approvalId: await approvalIdFor({
+        keys,
+        runId,
+        turn,
+        toolCallId: prepared.call.id,
+        args: prepared.args,
+      }),
+    }
+  }
+  return presets
+}
+
+/**
+ * Like running every call with a bound, but only the calls without a preset run; the others' slots hold
+ * no promise.
+ */
+export function runUnanswered<Call, Value>(options: {
+  calls: readonly Call[]
+  presets: readonly (CallPreset | undefined)[]
+  run: (calls: Call[]) => Promise<Value>[]
+}): Array<Promise<Value> | undefined> {
+  const { calls, presets, run } = options
+  const indices: number[] = []
+  const chosen: Call[] = []
+  for (const [index, call] of calls.entries()) {
+    if (presets[index] !== undefined) continue
+    indices.push(index)
+    chosen.push(call)
+  }
+  const running = run(chosen)
+  const slots: Array<Promise<Value> | undefined> = calls.map(() => undefined)
+  for (const [position, index] of indices.entries()) slots[index] = running[position]
+  return slots
+}
