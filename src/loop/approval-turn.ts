@@ -14,7 +14,7 @@ import {
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/toolkit.js'
+import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'
 import type { ModelToolCall, ModelTurn, Transport } from './transport.js'
 import type { SuspendedRunResult, ToolCallRecord, Usage } from './types.js'
 
@@ -23,6 +23,8 @@ export interface HoldableCall {
   call: ModelToolCall
   args: unknown
   problem: string | undefined
+  /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
+  checked?: CheckedCall | undefined
 }
 
 /**
@@ -51,7 +53,7 @@ export interface ResumedRun {
  */
 export function findHeldCalls(
   calls: readonly HoldableCall[],
-  toolkit: Pick<Toolkit, 'needsApproval'>,
+  toolkit: Pick<Toolkit, 'needsApproval' | 'checkCall'>,
 ): boolean[] | undefined | Promise<boolean[] | undefined> {
   let verdicts: Array<boolean | Promise<boolean>> | undefined
   let later = false
@@ -60,12 +62,15 @@ export function findHeldCalls(
     if (prepared.problem !== undefined || typeof prepared.args !== 'object' || prepared.args === null)
       continue
     let verdict: boolean | Promise<boolean>
+    const { name, id } = prepared.call
+    const args = prepared.args as Record<string, unknown>
     try {
-      verdict = toolkit.needsApproval(
-        prepared.call.name,
-        prepared.args as Record<string, unknown>,
-        prepared.call.id,
-      )
+      if (toolkit.checkCall === undefined) verdict = toolkit.needsApproval(name, args, id)
+      else {
+        // Checked once: the run takes the same check.
+        prepared.checked = toolkit.checkCall(name, args, id)
+        verdict = prepared.checked?.needsApproval ?? false
+      }
     } catch {
       // A custom Toolkit that throws here cannot say the call is safe: ask.
       verdict = true
