@@ -4,7 +4,12 @@ import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { NeedsApproval, Tool, ToolResult } from '../tool/types.js'
 
-/** Arguments that cannot run: the answer their call gets instead. */
+/**
+ * Arguments that cannot run: the answer their call gets instead.
+ *
+ * @example
+ * new RefusedArgs(errorResult('Invalid arguments for tool "add": a: required argument is missing'))
+ */
 export class RefusedArgs {
   constructor(readonly answer: ToolResult) {}
 }
