@@ -53,6 +53,37 @@ describe('a call’s arguments are checked once', () => {
   )
 })
 
+describe('arguments that break the schema, for a tool that always asks', () => {
+  it('never wait for approval and never reach the tool: the call is answered with the error, checked once', async () => {
+    const ran: unknown[] = []
+    const deleteFile = defineTool({
+      name: 'delete_file',
+      description: 'Deletes a file.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      needsApproval: true,
+      execute: (args) => {
+        ran.push(args)
+        return 'deleted'
+      },
+    })
+    const toolkit = await createToolkit({ tools: [deleteFile] })
+    toolkits.push(toolkit)
+    const server = await startApprovalModel([call('c1', 'delete_file', { path: ['/', '/etc'] })])
+    servers.push(server)
+    const result = await clientFor(server).run('Tidy up', { toolkit })
+    expect(result.status).toBe('done')
+    expect(ran).toStrictEqual([])
+    expect(server.toolMessages(1)).toStrictEqual([
+      {
+        id: 'c1',
+        content:
+          'Invalid arguments for tool "delete_file": path: Instance type "array" is invalid. Expected "string".',
+      },
+    ])
+    expect(validations.get(deleteFile.inputSchema)).toBe(1)
+  })
+})
+
 describe('a tool’s body runs without its own check only while the tool is as it was made', () => {
   const made = () =>
     defineTool({
