@@ -167,5 +167,5 @@ export type {
 // Toolkit and sources
 export type { ApprovalPolicy } from './toolkit/approval-policy.js'
 export { createToolkit, type ToolkitOptions } from './toolkit/create-toolkit.js'
-export type { Toolkit } from './toolkit/toolkit.js'
+export type { CheckedCall, Toolkit } from './toolkit/toolkit.js'
 export { VERSION } from './version.js'

@@ -8,6 +8,7 @@ import { createDbosRunner, type DbosRunner } from '../src/dbos/index.js'
 import {
   type AnthropicTool,
   type ApprovalErrorCode,
+  type CheckedCall,
   type ClaimStore,
   ConfigError,
   createClient,
@@ -58,6 +59,11 @@ expectTypeOf({
 expectTypeOf(toolkit.toAnthropic()).toEqualTypeOf<AnthropicTool[]>()
 expectTypeOf(toolkit.toAISDK()).toExtend<ToolSet>()
 expectTypeOf(toolkit.execute('get_weather', { city: 'Pune' })).resolves.toEqualTypeOf<ToolResult>()
+// One check of a call's arguments, shared by its approval verdict and its run.
+const checked = toolkit.checkCall?.('get_weather', { city: 'Pune' }, 'call_1')
+expectTypeOf(checked).toEqualTypeOf<CheckedCall | undefined>()
+expectTypeOf<CheckedCall['needsApproval']>().toEqualTypeOf<boolean | Promise<boolean>>()
+expectTypeOf<CheckedCall['execute']>().returns.resolves.toEqualTypeOf<ToolResult>()
 
 // The transcript type follows the transport: AI SDK messages, or Gemini contents.
 const aiClient = createClient({ model: new MockLanguageModelV4() })

@@ -4,7 +4,7 @@
 import type { ModelToolCall } from '../loop/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ToolResult } from '../tool/types.js'
-import type { Toolkit } from '../toolkit/create-toolkit.js'
+import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'
 import { approvalIdFor, type RunStateKeys } from './run-state.js'
 
 /** A turn's call as the loop prepared it (see run-loop). */
@@ -12,6 +12,8 @@ export interface HoldableCall {
   call: ModelToolCall
   args: unknown
   problem: string | undefined
+  /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
+  checked?: CheckedCall | undefined
 }
 
 /**
@@ -28,7 +30,7 @@ export type CallPreset =
  */
 export function findHeldCalls(
   calls: readonly HoldableCall[],
-  toolkit: Pick<Toolkit, 'needsApproval'>,
+  toolkit: Pick<Toolkit, 'needsApproval' | 'checkCall'>,
 ): boolean[] | undefined | Promise<boolean[] | undefined> {
   let verdicts: Array<boolean | Promise<boolean>> | undefined
   let later = false
@@ -37,12 +39,15 @@ export function findHeldCalls(
     if (prepared.problem !== undefined || typeof prepared.args !== 'object' || prepared.args === null)
       continue
     let verdict: boolean | Promise<boolean>
+    const { name, id } = prepared.call
+    const args = prepared.args as Record<string, unknown>
     try {
-      verdict = toolkit.needsApproval(
-        prepared.call.name,
-        prepared.args as Record<string, unknown>,
-        prepared.call.id,
-      )
+      if (toolkit.checkCall === undefined) verdict = toolkit.needsApproval(name, args, id)
+      else {
+        // Checked once: the run takes the same check.
+        prepared.checked = toolkit.checkCall(name, args, id)
+        verdict = prepared.checked?.needsApproval ?? false
+      }
     } catch {
       // A custom Toolkit that throws here cannot say the call is safe: ask.
       verdict = true

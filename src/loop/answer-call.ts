@@ -1,7 +1,7 @@
 import type { SearchSession } from '../search/search-session.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
-import type { ToolRunner } from '../toolkit/toolkit.js'
+import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
 import type { PreparedCall } from './prepare-call.js'
 import { settleQuietly } from './run-bounded.js'
 import type { RunScope } from './run-scope.js'
@@ -37,6 +37,7 @@ export function answerCall<Message>(
       signal: scope.outsideSignal,
       toolCallId: call.id,
       idempotencyKey: prepared.idempotencyKey,
+      checked: prepared.checked,
     })
   }
   return settleQuietly(answerCallWithHooks(prepared, args, context))
@@ -67,6 +68,8 @@ async function answerCallWithHooks<Message>(
     signal: scope.signal,
     toolCallId: call.id,
     idempotencyKey: prepared.idempotencyKey,
+    // A `beforeTool` hook may change the arguments (in place, too): then they are checked again.
+    checked: hooks.beforeTool === undefined ? prepared.checked : undefined,
   })
   if (hooks.afterTool !== undefined) {
     const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
@@ -91,8 +94,10 @@ function executeTool(options: {
   signal: AbortSignal | undefined
   toolCallId: string
   idempotencyKey: string | undefined
+  /** The toolkit's check of these arguments, made for their approval. */
+  checked: CheckedCall | undefined
 }): Promise<ToolResult> {
-  const { toolkit, name, args, signal, toolCallId, idempotencyKey } = options
+  const { toolkit, name, args, signal, toolCallId, idempotencyKey, checked } = options
   const searched = options.search?.answer(name, args)
   if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
   if (toolkit === undefined) {
@@ -104,7 +109,8 @@ function executeTool(options: {
     const context: ToolContext = { toolCallId }
     if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey
     if (signal !== undefined) context.signal = signal
-    return Promise.resolve(toolkit.execute(name, args, context)).then(undefined, failed)
+    const running = checked === undefined ? toolkit.execute(name, args, context) : checked.execute(context)
+    return Promise.resolve(running).then(undefined, failed)
   } catch (error) {
     return Promise.resolve(failed(error))
   }

@@ -21,7 +21,7 @@ export interface LoopRun<Message> {
   /** With tool search on, the tools declared start small and grow. */
   search: SearchSession | undefined
   /** Approval checks cost nothing unless the toolkit can ask for them (a custom Toolkit may not). */
-  approvals: Pick<ToolRunner, 'needsApproval'> | undefined
+  approvals: Pick<ToolRunner, 'needsApproval' | 'checkCall'> | undefined
   system: string | undefined
   messages: Message[]
   records: ToolCallRecord[]

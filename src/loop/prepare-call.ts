@@ -1,4 +1,4 @@
-import type { ToolRunner } from '../toolkit/toolkit.js'
+import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
 import { decodeToolInput } from './decode-tool-input.js'
 import type { ModelToolCall } from './transport.js'
 
@@ -13,6 +13,8 @@ export interface PreparedCall {
   replacedArgs?: Record<string, unknown>
   /** `<run>:<turn>:<position>`: the same for this call on every replay of the run. */
   idempotencyKey?: string
+  /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
+  checked?: CheckedCall | undefined
 }
 
 /**

@@ -6,9 +6,17 @@ import type { Tool, ToolContext, ToolResult } from './types.js'
 /** Runs a tool with arguments already checked against its schema. */
 export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>
 
-// The toolkit checks arguments before it calls a tool; for tools made here it calls the runner instead of
-// `execute`, so the arguments are not checked twice on the hot path.
-const checkedArgsRunners = new WeakMap<Tool, CheckedArgsRunner>()
+// A tool made here carries its body without the check under this key, beside the `execute` and the schema
+// it was made with. Not enumerable: a `{ ...tool }` copy (which may change the schema) leaves it behind.
+const UNCHECKED_RUN = Symbol('toolnexus.uncheckedRun')
+
+interface UncheckedRun {
+  run: CheckedArgsRunner
+  execute: Tool['execute']
+  inputSchema: Tool['inputSchema']
+}
+
+type ValidatingTool = Tool & { readonly [UNCHECKED_RUN]?: UncheckedRun }
 
 /** What `validatingTool` takes: the tool's shape, its body, and the cap on its invalid-argument text. */
 export type ValidatingToolParts = Omit<Tool, 'execute'> & {
@@ -19,7 +27,9 @@ export type ValidatingToolParts = Omit<Tool, 'execute'> & {
 
 /**
  * Makes a tool whose `execute` checks the arguments with `checkArgs` (an error result naming the argument
- * when they do not fit) and then calls `run`. `defineTool` and `httpTool` are built on it.
+ * when they do not fit) and then calls `run`. `defineTool` and `httpTool` are built on it. The tool also
+ * keeps `run` (under a non-enumerable symbol key), which {@link runnerForCheckedArgs} hands to a caller
+ * that has checked the arguments itself.
  *
  * @example
  * const ping = validatingTool({
@@ -45,18 +55,27 @@ export function validatingTool(parts: ValidatingToolParts): Tool {
       return run(checked, context)
     },
   }
-  checkedArgsRunners.set(tool, run)
+  const unchecked: UncheckedRun = { run, execute: tool.execute, inputSchema: shape.inputSchema }
+  Object.defineProperty(tool, UNCHECKED_RUN, { value: unchecked })
   return tool
 }
 
 /**
  * The way to run `tool` once its arguments are known to fit its schema: the body of a tool made by
- * {@link validatingTool} without its own check, or `tool.execute` for any other tool.
+ * {@link validatingTool} without its own check, while its `execute` and `inputSchema` are the ones it was
+ * made with; else `tool.execute` (a tool changed in place, a copy, any other tool), which checks again.
  *
  * @example
  * const checked = checkArgs(tool.inputSchema, args)
  * if (typeof checked !== 'string') await runnerForCheckedArgs(tool)(checked, {})
  */
 export function runnerForCheckedArgs(tool: Tool): CheckedArgsRunner {
-  return checkedArgsRunners.get(tool) ?? ((args, context) => tool.execute(args, context))
+  const unchecked = (tool as ValidatingTool)[UNCHECKED_RUN]
+  if (
+    unchecked !== undefined &&
+    unchecked.execute === tool.execute &&
+    unchecked.inputSchema === tool.inputSchema
+  )
+    return unchecked.run
+  return (args, context) => tool.execute(args, context)
 }

@@ -23,15 +23,14 @@ import {
   type ToolSearchOptions,
 } from '../search/tool-search.js'
 import { capText, quoteShort } from '../shared/cap-text.js'
-import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { SkillsSource } from '../skills/skills-source.js'
-import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
-import { errorResult, toolFailed } from '../tool/tool-result.js'
+import { errorResult } from '../tool/tool-result.js'
 import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
 import { assembleTools, checkDisabledNames, checkToolName, type ToolSources } from './assemble-tools.js'
+import { approvalVerdict, checkCallArgs, RefusedArgs } from './check-call.js'
 import { type RunToolLimits, runTool } from './run-tool.js'
-import type { Toolkit } from './toolkit.js'
+import type { CheckedCall, Toolkit } from './toolkit.js'
 import { registerApprovalLookup } from './toolkit-approvals.js'
 
 // Names an unknown-tool answer lists; the rest are counted.
@@ -99,17 +98,9 @@ export class DefaultToolkit implements Toolkit {
   execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const tool = this.#find(name)
     if (tool === undefined) return Promise.resolve(this.#unknownTool(name))
-    let checked: Record<string, unknown> | string
-    try {
-      checked = checkArgs(tool.inputSchema, args)
-    } catch (error) {
-      // Arguments no check can read (a getter that throws, a cycle): an answer, never a rejection.
-      return Promise.resolve(toolFailed(name, error))
-    }
-    if (typeof checked !== 'string') return runTool(tool, checked, context, this.#parts.limits)
-    return Promise.resolve(
-      errorResult(capText(invalidArgsMessage(name, checked), this.#parts.limits.maxOutputChars)),
-    )
+    const checked = checkCallArgs(tool, name, args, this.#parts.limits.maxOutputChars)
+    if (checked instanceof RefusedArgs) return Promise.resolve(checked.answer)
+    return runTool(tool, checked, context, this.#parts.limits)
   }
 
   // The name is quoted by its start and the list is cut, so neither a 200 KB name nor 50,000 tools
@@ -130,28 +121,24 @@ export class DefaultToolkit implements Toolkit {
     args: Record<string, unknown>,
     toolCallId?: string,
   ): boolean | Promise<boolean> {
+    return this.checkCall(name, args, toolCallId)?.needsApproval ?? false
+  }
+
+  checkCall(name: string, args: Record<string, unknown>, toolCallId?: string): CheckedCall | undefined {
     const rule =
       this.#approvals.get(name) ??
       (this.#geminiNames.size === 0 ? undefined : this.#approvals.get(this.#geminiNames.get(name) ?? ''))
-    if (rule === undefined) return false
+    if (rule === undefined) return undefined
     const tool = this.#find(name)
-    if (tool === undefined) return false
-    let checked: Record<string, unknown> | string
-    try {
-      checked = checkArgs(tool.inputSchema, args)
-    } catch {
-      return false
-    }
+    if (tool === undefined) return undefined
+    const checked = checkCallArgs(tool, name, args, this.#parts.limits.maxOutputChars)
     // Arguments that do not fit get the error as their answer: nothing runs, so there is nothing to approve.
-    if (typeof checked === 'string') return false
-    if (typeof rule !== 'function') return rule
-    try {
-      const verdict = rule(checked, toolCallId === undefined ? {} : { toolCallId })
-      // A rule that cannot decide asks a person rather than letting the call through.
-      if (isPromiseLike(verdict)) return Promise.resolve(verdict).then(Boolean, () => true)
-      return Boolean(verdict)
-    } catch {
-      return true
+    if (checked instanceof RefusedArgs) {
+      return { needsApproval: false, execute: () => Promise.resolve(checked.answer) }
+    }
+    return {
+      needsApproval: approvalVerdict(rule, checked, toolCallId),
+      execute: (context = {}) => runTool(tool, checked, context, this.#parts.limits),
     }
   }
 

@@ -17,6 +17,22 @@ import type { SearchCallOptions, ToolSearchOptions } from '../search/tool-search
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 
 /**
+ * A call whose arguments were checked once against its tool's schema: whether it waits for approval and
+ * its run share that one check. Arguments that do not fit never wait for approval and are answered with
+ * the error when run.
+ *
+ * @example
+ * const checked = toolkit.checkCall?.('send_money', { amount: 5 }, 'call_1')
+ * if (checked !== undefined && !(await checked.needsApproval)) await checked.execute({ toolCallId: 'call_1' })
+ */
+export interface CheckedCall {
+  /** As {@link ToolRunner.needsApproval} answers for this call. */
+  readonly needsApproval: boolean | Promise<boolean>
+  /** Runs the call with the checked arguments, as {@link ToolRunner.execute} does (never throws). */
+  execute(context?: ToolContext): Promise<ToolResult>
+}
+
+/**
  * What the loop and the handlers need of a toolkit: its tools, one by name, a call run with checked
  * arguments and whether it waits for approval, the skills block, and tool search. A `Toolkit` is one.
  *
@@ -41,6 +57,12 @@ export interface ToolRunner {
    * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`.
    */
   needsApproval(name: string, args: Record<string, unknown>, toolCallId?: string): boolean | Promise<boolean>
+  /**
+   * Checks a call's arguments once, for both its approval check and its run; `undefined` when no approval
+   * rule covers the call (it never waits, and `execute` checks it, once). Optional: without it the loop
+   * asks `needsApproval` and `execute` apart.
+   */
+  checkCall?(name: string, args: Record<string, unknown>, toolCallId?: string): CheckedCall | undefined
   /**
    * The tools best matching a request, best first: a full-text ranking over each tool's name (split into
    * words), description, parameter names and descriptions, and its server's name and description (fused
