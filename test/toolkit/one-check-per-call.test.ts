@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineTool } from '../../src/tool/define-tool.js'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { defineTool as DefineTool } from '../../src/tool/define-tool.js'
 import type { JSONSchema } from '../../src/tool/types.js'
-import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
-import { call, clientFor, startApprovalModel } from '../approvals/support.js'
+import type { createToolkit as CreateToolkit, Toolkit } from '../../src/toolkit/create-toolkit.js'
+import type * as ApprovalSupport from '../approvals/support.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 
 // Every validation of a call's arguments, by the schema it was made against.
@@ -18,6 +18,20 @@ vi.mock('../../src/tool/validate-args.js', async (original) => {
   }
 })
 
+// The suite's workers keep their module cache from one file to the next (`isolate: false`): the modules
+// that import validate-args are loaded afresh here, so that they see the counting one.
+let defineTool: typeof DefineTool
+let createToolkit: typeof CreateToolkit
+let call: typeof ApprovalSupport.call
+let clientFor: typeof ApprovalSupport.clientFor
+let startApprovalModel: typeof ApprovalSupport.startApprovalModel
+beforeAll(async () => {
+  vi.resetModules()
+  ;({ defineTool } = await import('../../src/tool/define-tool.js'))
+  ;({ createToolkit } = await import('../../src/toolkit/create-toolkit.js'))
+  ;({ call, clientFor, startApprovalModel } = await import('../approvals/support.js'))
+})
+
 const toolkits: Toolkit[] = []
 const servers: ScriptedServer[] = []
 afterEach(async () => {
@@ -31,7 +45,7 @@ describe('a call’s arguments are checked once', () => {
     ['no approval rule', {}],
     ['an approval rule that lets the call through', { needsApproval: ({ amount }) => Number(amount) > 100 }],
     ['an async approval rule that lets the call through', { needsApproval: async () => false }],
-  ] satisfies Array<[string, { needsApproval?: Parameters<typeof defineTool>[0]['needsApproval'] }]>)(
+  ] satisfies Array<[string, { needsApproval?: Parameters<typeof DefineTool>[0]['needsApproval'] }]>)(
     'for a tool with %s: the approval check and the run share one check',
     async (_, rule) => {
       const sendMoney = defineTool({
