@@ -5,7 +5,7 @@ import type {
   RetryAdvice,
   Transport,
   TransportStreamPart,
-} from '../loop/transport.js'
+} from '../contracts/transport.js'
 import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { classifyAISDKError } from './classify-ai-sdk-error.js'

@@ -1,8 +1,8 @@
 import type { LanguageModel, ModelMessage } from 'ai'
+import type { ApprovalResponse, RunOptions } from '../contracts/run-types.js'
 import type { DurableRunner } from '../durable/durable-runner.js'
 import type { GenAIClient, GenAIContent, GenAIGenerationConfig } from '../genai/genai-types.js'
 import type { LoopOptions } from '../loop/settings.js'
-import type { ApprovalResponse, RunOptions } from '../loop/types.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 
 /** The message type of the `@google/genai` transport: a Gemini `Content`. */

@@ -1,17 +1,18 @@
 import type { ModelMessage } from 'ai'
 import { createAISDKTransport } from '../ai-sdk/ai-sdk-transport.js'
 import { resolveLanguageModel } from '../ai-sdk/resolve-language-model.js'
+import type { Transport } from '../contracts/transport.js'
+import { toModelUserMessage } from '../conversation/user-message.js'
 import { ConfigError } from '../errors.js'
 import type {
   GenAIClientLike,
   GenAIGenerationConfig as SDKGenerationConfig,
 } from '../genai/create-genai-transport.js'
 import type { GenAIContent } from '../genai/genai-types.js'
-import type { Transport } from '../loop/transport.js'
 import type { Client } from './client.js'
 import type { AISDKClientOptions, GenAIClientOptions, GenAIMessage } from './client-options.js'
 import { LoopClient } from './loop-client.js'
-import { toGenAIUserContent, toModelUserMessage } from './user-message.js'
+import { toGenAIUserContent } from './to-genai-user-content.js'
 
 /**
  * Creates the tool-calling client. Pass any AI SDK model — swapping providers is one line — or a
