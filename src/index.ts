@@ -48,6 +48,7 @@ export type {
 export type { UserContentPart } from './conversation/user-message.js'
 // Checking tools against each provider's schema rules
 export {
+  type DeprecatedLoweredVerdict,
   DOCTOR_PROVIDERS,
   type DoctorProvider,
   type DoctorReport,

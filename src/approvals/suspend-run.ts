@@ -38,7 +38,7 @@ export interface SuspendOptions<Message> {
 }
 
 /** The text a waiting call is answered with in `result.messages` (never in the resumed transcript). */
-export const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s approval.'
+const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s approval.'
 
 /**
  * Ends the run suspended: seals the state (transcript, the turn's calls with the results they have, and

@@ -34,7 +34,7 @@ export function createSignedChatMode<Message>(options: {
 }
 
 /** Signed mode: what signs, and what guards the runs it hands out. */
-export interface SignedMode {
+interface SignedMode {
   signer: Signer
   guard: ApprovalGuard
 }
