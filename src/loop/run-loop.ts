@@ -11,8 +11,6 @@ import { RunScope } from './run-scope.js'
 import { SearchSession } from './search-session.js'
 import { takeTurn } from './take-turn.js'
 
-export type { LoopInput, LoopSettings } from './loop-input.js'
-
 /**
  * The tool-calling loop, transport-agnostic, as a generator of run events (`text-delta`, `tool-call`, `tool-result`, `step-end`; `finish` last, carrying the
  * result, which is also the generator's return value; in `generate` mode only the return value). Each turn calls the model with the toolkit's tools

@@ -7,8 +7,8 @@ import type { Hooks, MessageFormat } from '../contracts/run-types.js'
 import { ConfigError } from '../errors.js'
 import type { ClaimStore } from '../shared/claim-store.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
+import type { LoopSettings } from './loop-input.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from './retry.js'
-import type { LoopSettings } from './run-loop.js'
 
 const DEFAULT_MAX_TURNS = 10
 const DEFAULT_TOOL_CONCURRENCY = 10
