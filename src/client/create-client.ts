@@ -63,10 +63,14 @@ export function createClient(
     )
   }
   const model = resolveLanguageModel(options.model)
+  const transportOptions = {
+    strict: options.strict === true,
+    ...(options.logger !== undefined && { logger: options.logger }),
+  }
   const transport =
     model instanceof Promise
-      ? model.then((resolved) => createAISDKTransport({ model: resolved, strict: options.strict === true }))
-      : createAISDKTransport({ model, strict: options.strict === true })
+      ? model.then((resolved) => createAISDKTransport({ ...transportOptions, model: resolved }))
+      : createAISDKTransport({ ...transportOptions, model })
   if (transport instanceof Promise) transport.catch(() => {})
   return new LoopClient<ModelMessage>(transport, options, 'ai-sdk', toModelUserMessage)
 }
