@@ -7,6 +7,7 @@ const layers = [
   { name: 'base', members: ['shared', 'errors.ts', 'version.ts'] },
   { name: 'tool', members: ['tool'] },
   { name: 'tool-sources', members: ['adapters', 'toolkit', 'mcp', 'skills', 'http', 'search', 'doctor'] },
+  { name: 'contracts', members: ['contracts'] },
   { name: 'loop', members: ['loop', 'approvals', 'conversation', 'stores', 'durable', 'telemetry', 'ui'] },
   { name: 'transports', members: ['ai-sdk', 'genai'] },
   {

@@ -27,9 +27,28 @@ export type {
   GenAIMessage,
 } from './client/client-options.js'
 export { createClient } from './client/create-client.js'
-export type { UserContentPart } from './client/user-message.js'
+// Approvals: calls that wait for a person, suspended runs and their state
+export type {
+  ApprovalResponse,
+  FinishedRunResult,
+  Hooks,
+  MessageFormat,
+  PendingApproval,
+  ResumeOptions,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  RunState,
+  RunStateCall,
+  RunStateTransport,
+  SuspendedRunResult,
+  ToolCallRecord,
+  Usage,
+} from './contracts/run-types.js'
+export type { UserContentPart } from './conversation/user-message.js'
 // Checking tools against each provider's schema rules
 export {
+  type DeprecatedLoweredVerdict,
   DOCTOR_PROVIDERS,
   type DoctorProvider,
   type DoctorReport,
@@ -79,25 +98,9 @@ export { httpTool } from './http/http-tool.js'
 export type { HttpMethod, HttpToolSpec } from './http/http-tool-spec.js'
 export type { RetryOptions } from './loop/retry.js'
 export type { RunStream } from './loop/run-stream.js'
+// Tool search
+export { SEARCH_TOOL_NAME } from './loop/search-session.js'
 export type { LoopOptions } from './loop/settings.js'
-// Approvals: calls that wait for a person, suspended runs and their state
-export type {
-  ApprovalResponse,
-  FinishedRunResult,
-  Hooks,
-  MessageFormat,
-  PendingApproval,
-  ResumeOptions,
-  RunEvent,
-  RunOptions,
-  RunResult,
-  RunState,
-  RunStateCall,
-  RunStateTransport,
-  SuspendedRunResult,
-  ToolCallRecord,
-  Usage,
-} from './loop/types.js'
 export type { McpAuthConfig, McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
 export type {
   ElicitationHandler,
@@ -128,8 +131,6 @@ export {
   type WithToolkitOptions,
   withToolkit,
 } from './provider-form/with-toolkit.js'
-// Tool search
-export { SEARCH_TOOL_NAME } from './search/search-session.js'
 export type { ToolMatch } from './search/tool-index.js'
 export type { SearchCallOptions, ToolSearchOptions } from './search/tool-search.js'
 export type { Awaitable } from './shared/awaitable.js'

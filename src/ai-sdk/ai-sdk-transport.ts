@@ -5,7 +5,8 @@ import type {
   RetryAdvice,
   Transport,
   TransportStreamPart,
-} from '../loop/transport.js'
+} from '../contracts/transport.js'
+import type { Logger } from '../shared/logger.js'
 import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { classifyAISDKError } from './classify-ai-sdk-error.js'
@@ -40,8 +41,10 @@ export function createAISDKTransport(options: {
   model: SpecLanguageModel
   /** Declare every tool in strict mode, its schema in the form strict mode accepts. @default false */
   strict?: boolean
+  /** Also hears the warnings about tool schemas (besides the toolkit's logger). @default none */
+  logger?: Logger
 }): Transport<ModelMessage> {
-  return new AISDKTransport(options.model, options.strict === true)
+  return new AISDKTransport(options.model, options.strict === true, options.logger)
 }
 
 class AISDKTransport implements Transport<ModelMessage> {
@@ -57,10 +60,14 @@ class AISDKTransport implements Transport<ModelMessage> {
   // declared under the name Gemini takes, and the model's calls come back under the tool's own name.
   readonly #gemini: boolean
 
-  constructor(model: SpecLanguageModel, strict: boolean) {
+  constructor(model: SpecLanguageModel, strict: boolean, logger: Logger | undefined) {
     this.#model = model
     this.#gemini = typeof model.provider === 'string' && sendsNamesToGemini(model.provider)
-    this.#declarations = new ToolDeclarations({ strict, ...(this.#gemini ? { name: geminiToolName } : {}) })
+    this.#declarations = new ToolDeclarations({
+      strict,
+      ...(this.#gemini ? { name: geminiToolName } : {}),
+      ...(logger !== undefined && { logger }),
+    })
     this.#takesImages = typeof model.provider === 'string' && takesImagesInToolResults(model.provider)
     this.#toolSearch = nativeToolSearchOf(model)
   }

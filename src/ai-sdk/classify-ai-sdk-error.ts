@@ -1,5 +1,5 @@
+import type { RetryAdvice } from '../contracts/transport.js'
 import { retryAfterFromHeaders } from '../loop/retry.js'
-import type { RetryAdvice } from '../loop/transport.js'
 
 // The AI SDK's own rule: these client errors may succeed on a second try, every other 4xx never will.
 const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 429])

@@ -1,4 +1,4 @@
-import type { Usage } from '../loop/types.js'
+import type { Usage } from '../contracts/run-types.js'
 import type { SpecFinishReason, SpecUsage } from './language-model-spec.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import type { TransportStreamPart } from '../loop/transport.js'
+import type { TransportStreamPart } from '../contracts/transport.js'
 import type { SpecContentPart, SpecStreamPart, SpecStreamResult } from './language-model-spec.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
 import { TurnBuilder } from './turn-builder.js'

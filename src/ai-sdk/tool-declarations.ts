@@ -1,5 +1,6 @@
 import { notStrictWarning, strictCached } from '../adapters/to-openai.js'
 import { warnAboutSchema } from '../adapters/warn-about-schema.js'
+import type { Logger } from '../shared/logger.js'
 import type { Tool } from '../tool/types.js'
 import type { SpecFunctionTool } from './language-model-spec.js'
 
@@ -14,6 +15,7 @@ import type { SpecFunctionTool } from './language-model-spec.js'
 export class ToolDeclarations {
   readonly #strict: boolean
   readonly #name: (name: string) => string
+  readonly #logger: Logger | undefined
   readonly #lists = new WeakMap<readonly Tool[], SpecFunctionTool[]>()
 
   constructor(options: {
@@ -21,9 +23,12 @@ export class ToolDeclarations {
     strict: boolean
     /** The name a tool is declared under, when the provider refuses some (Gemini). @default the tool's own */
     name?: (name: string) => string
+    /** Also hears the warnings about schemas, besides the logger of the toolkit holding each. @default none */
+    logger?: Logger
   }) {
     this.#strict = options.strict
     this.#name = options.name ?? ((name) => name)
+    this.#logger = options.logger
   }
 
   /** The declarations of `tools`, in order. */
@@ -32,7 +37,7 @@ export class ToolDeclarations {
     if (declarations === undefined) {
       declarations = tools.map((tool) =>
         this.#strict
-          ? strictDeclaration(tool, this.#name(tool.name))
+          ? strictDeclaration(tool, this.#name(tool.name), this.#logger)
           : declaration(tool, this.#name(tool.name)),
       )
       this.#lists.set(tools, declarations)
@@ -47,10 +52,10 @@ function declaration(tool: Tool, name: string): SpecFunctionTool {
 
 // A tool in strict mode: its schema as strict mode takes it, or as it is (and `strict: false`, with a warning)
 // when strict mode cannot say it.
-function strictDeclaration(tool: Tool, name: string): SpecFunctionTool {
+function strictDeclaration(tool: Tool, name: string, logger: Logger | undefined): SpecFunctionTool {
   const conversion = strictCached(tool.inputSchema)
   if (conversion.kind === 'refused') {
-    warnAboutSchema(tool.inputSchema, notStrictWarning(tool.name, conversion.reasons))
+    warnAboutSchema(tool.inputSchema, notStrictWarning(tool.name, conversion.reasons), logger)
     return {
       type: 'function',
       name,

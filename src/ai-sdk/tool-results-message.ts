@@ -1,4 +1,4 @@
-import type { ModelToolCall } from '../loop/transport.js'
+import type { ModelToolCall } from '../contracts/transport.js'
 import type { ToolResult } from '../tool/types.js'
 
 /** The tool message answering one turn's calls, each result's output in the shape `output` gives it. */

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai'
+import type { ModelToolCall, ModelTurn } from '../contracts/transport.js'
 import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
 import { decodeToolInput } from '../loop/decode-tool-input.js'
-import type { ModelToolCall, ModelTurn } from '../loop/transport.js'
 import type { ProviderOptions, SpecContentPart, SpecGenerateResult } from './language-model-spec.js'
 import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
 

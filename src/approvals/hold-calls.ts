@@ -1,7 +1,7 @@
 // Which calls of a turn wait for a person, and the approval id each waiting call gets. Used only when a
 // toolkit has tools that need approval, or on resume.
 
-import type { ModelToolCall } from '../loop/transport.js'
+import type { ModelToolCall } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ToolResult } from '../tool/types.js'
 import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'

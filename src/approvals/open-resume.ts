@@ -1,7 +1,8 @@
 // Opening a resume: the state and the answers checked, the run claimed, and the stopped turn set up for the
 // loop to go on with.
-import type { ModelToolCall, ModelTurn } from '../loop/transport.js'
-import type { Usage } from '../loop/types.js'
+
+import type { Usage } from '../contracts/run-types.js'
+import type { ModelToolCall, ModelTurn } from '../contracts/transport.js'
 import { errorResult } from '../tool/tool-result.js'
 import { type ApprovalGuard, takeVouched } from './approval-guard.js'
 import type { CallPreset, HoldableCall } from './hold-calls.js'

@@ -1,7 +1,13 @@
 // A suspended run as plain, sealed JSON data, and the checks a resume makes before anything runs.
 
+import type {
+  ApprovalResponse,
+  MessageFormat,
+  RunState,
+  RunStateCall,
+  Usage,
+} from '../contracts/run-types.js'
 import { ApprovalError } from '../errors.js'
-import type { ApprovalResponse, MessageFormat, RunState, RunStateCall, Usage } from '../loop/types.js'
 import { isRecord } from '../shared/is-record.js'
 import { digest, sameDigest } from './digest.js'
 import { canonicalJson, toJsonData } from './json-data.js'

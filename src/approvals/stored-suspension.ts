@@ -1,6 +1,6 @@
 // A suspended run as it is kept beside its transcript (in a conversation store, or signed in a message):
 // the run state, and how many of the transcript's last messages are the "not run" answers a resume replaces.
-import type { RunState, SuspendedRunResult } from '../loop/types.js'
+import type { RunState, SuspendedRunResult } from '../contracts/run-types.js'
 import { isRecord } from '../shared/is-record.js'
 
 /**

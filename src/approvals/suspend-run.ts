@@ -1,13 +1,14 @@
 // Ending a run suspended: the sealed state of the turn whose calls wait, and the transcript that answers
 // each waiting call "not run", so that it is valid history as it is.
-import type { ModelToolCall, ModelTurn, Transport } from '../loop/transport.js'
+
 import type {
   PendingApproval,
   RunStateCall,
   SuspendedRunResult,
   ToolCallRecord,
   Usage,
-} from '../loop/types.js'
+} from '../contracts/run-types.js'
+import type { ModelToolCall, ModelTurn, Transport } from '../contracts/transport.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
 import type { ApprovalGuard } from './approval-guard.js'
@@ -37,7 +38,7 @@ export interface SuspendOptions<Message> {
 }
 
 /** The text a waiting call is answered with in `result.messages` (never in the resumed transcript). */
-export const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s approval.'
+const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s approval.'
 
 /**
  * Ends the run suspended: seals the state (transcript, the turn's calls with the results they have, and

@@ -1,5 +1,5 @@
+import type { RunOptions } from '../contracts/run-types.js'
 import { ConfigError } from '../errors.js'
-import type { RunOptions } from '../loop/types.js'
 import { checkRunId } from './durable-run.js'
 
 /**

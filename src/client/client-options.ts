@@ -1,8 +1,9 @@
 import type { LanguageModel, ModelMessage } from 'ai'
+import type { ApprovalResponse, RunOptions } from '../contracts/run-types.js'
 import type { DurableRunner } from '../durable/durable-runner.js'
 import type { GenAIClient, GenAIContent, GenAIGenerationConfig } from '../genai/genai-types.js'
 import type { LoopOptions } from '../loop/settings.js'
-import type { ApprovalResponse, RunOptions } from '../loop/types.js'
+import type { Logger } from '../shared/logger.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 
 /** The message type of the `@google/genai` transport: a Gemini `Content`. */
@@ -24,6 +25,16 @@ export interface ClientOptions<Message> extends LoopOptions<Message> {
    * const result = await client.run('Refund order 42', { toolkit, runId: 'order-42' })
    */
   durable?: DurableRunner | undefined
+  /**
+   * Where the client writes what it notices: a tool that strict mode cannot take, sent without it. The
+   * toolkit that holds the tool hears it too, through its own `logger`.
+   *
+   * @default the toolkit's logger only (warnings to `console.warn`, unless the toolkit was given one)
+   * @example
+   * const warnings: string[] = []
+   * createClient({ model, strict: true, logger: { warn: (message) => warnings.push(message) } })
+   */
+  logger?: Logger
 }
 
 /** A client over an AI SDK `LanguageModel`. */

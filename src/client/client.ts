@@ -1,8 +1,8 @@
+import type { MessageFormat, ResumeOptions, RunOptions, RunResult, RunState } from '../contracts/run-types.js'
+import type { UserContentPart } from '../conversation/user-message.js'
 import type { RunStream } from '../loop/run-stream.js'
-import type { MessageFormat, ResumeOptions, RunOptions, RunResult, RunState } from '../loop/types.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import type { AskOptions } from './client-options.js'
-import type { UserContentPart } from './user-message.js'
 
 /**
  * One tool-calling client over a model: `run` to completion, `stream` events as they happen, or `ask`

@@ -1,17 +1,18 @@
 import type { ModelMessage } from 'ai'
 import { createAISDKTransport } from '../ai-sdk/ai-sdk-transport.js'
 import { resolveLanguageModel } from '../ai-sdk/resolve-language-model.js'
+import type { Transport } from '../contracts/transport.js'
+import { toModelUserMessage } from '../conversation/user-message.js'
 import { ConfigError } from '../errors.js'
 import type {
   GenAIClientLike,
   GenAIGenerationConfig as SDKGenerationConfig,
 } from '../genai/create-genai-transport.js'
 import type { GenAIContent } from '../genai/genai-types.js'
-import type { Transport } from '../loop/transport.js'
 import type { Client } from './client.js'
 import type { AISDKClientOptions, GenAIClientOptions, GenAIMessage } from './client-options.js'
 import { LoopClient } from './loop-client.js'
-import { toGenAIUserContent, toModelUserMessage } from './user-message.js'
+import { toGenAIUserContent } from './to-genai-user-content.js'
 
 /**
  * Creates the tool-calling client. Pass any AI SDK model — swapping providers is one line — or a
@@ -62,10 +63,14 @@ export function createClient(
     )
   }
   const model = resolveLanguageModel(options.model)
+  const transportOptions = {
+    strict: options.strict === true,
+    ...(options.logger !== undefined && { logger: options.logger }),
+  }
   const transport =
     model instanceof Promise
-      ? model.then((resolved) => createAISDKTransport({ model: resolved, strict: options.strict === true }))
-      : createAISDKTransport({ model, strict: options.strict === true })
+      ? model.then((resolved) => createAISDKTransport({ ...transportOptions, model: resolved }))
+      : createAISDKTransport({ ...transportOptions, model })
   if (transport instanceof Promise) transport.catch(() => {})
   return new LoopClient<ModelMessage>(transport, options, 'ai-sdk', toModelUserMessage)
 }

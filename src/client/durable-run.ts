@@ -2,9 +2,9 @@
 // client and the run's toolkit) in whichever process the engine runs it, its events passed to the caller
 // when that is this process.
 
+import type { MessageFormat, RunEvent, RunResult } from '../contracts/run-types.js'
 import type { DurableRunInput, DurableRunner } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
-import type { MessageFormat, RunEvent, RunResult } from '../loop/types.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 
 /** What a durable run records as its input: what another process can rebuild the run from. */

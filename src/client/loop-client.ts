@@ -1,12 +1,3 @@
-import { callStore } from '../conversation/call-store.js'
-import { claimStoredRun } from '../conversation/claim-stored-run.js'
-import { saveTurn } from '../conversation/save-turn.js'
-import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
-import { ConfigError } from '../errors.js'
-import { type LoopSettings, runLoop } from '../loop/run-loop.js'
-import { createRunStream, type RunStream } from '../loop/run-stream.js'
-import { readSettings } from '../loop/settings.js'
-import type { Transport } from '../loop/transport.js'
 import type {
   ApprovalResponse,
   MessageFormat,
@@ -15,13 +6,23 @@ import type {
   RunOptions,
   RunResult,
   RunState,
-} from '../loop/types.js'
+} from '../contracts/run-types.js'
+import type { Transport } from '../contracts/transport.js'
+import { callStore } from '../conversation/call-store.js'
+import { claimStoredRun } from '../conversation/claim-stored-run.js'
+import { saveTurn } from '../conversation/save-turn.js'
+import type { UserContentPart } from '../conversation/user-message.js'
+import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
+import { ConfigError } from '../errors.js'
+import type { LoopSettings } from '../loop/loop-input.js'
+import { runLoop } from '../loop/run-loop.js'
+import { createRunStream, type RunStream } from '../loop/run-stream.js'
+import { readSettings } from '../loop/settings.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ConversationStore } from '../stores/conversation-store.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { checkRunOptions } from './check-run-options.js'
 import type { Client } from './client.js'
-
 import type { AskOptions, ClientOptions } from './client-options.js'
 import {
   type DurableListener,
@@ -32,7 +33,6 @@ import {
 } from './durable-run.js'
 import { readStore } from './read-store.js'
 import { resumeRunId } from './resume-run-id.js'
-import type { UserContentPart } from './user-message.js'
 
 /**
  * The client both `createClient` forms return, over a transport: runs, streams, asks and resumes the loop.

@@ -1,6 +1,6 @@
 import { type StoredSuspension, toStoredSuspension } from '../approvals/stored-suspension.js'
+import type { RunResult } from '../contracts/run-types.js'
 import { StoreError } from '../errors.js'
-import type { RunResult } from '../loop/types.js'
 import type { ConversationStore, StoredConversation } from '../stores/conversation-store.js'
 import { quoteId } from '../stores/quote-id.js'
 import { callStore } from './call-store.js'

@@ -38,6 +38,9 @@ export type DoctorVerdict =
 /**
  * @deprecated `doctor` reports an adapted tool as `{ status: 'adapted', changes, lost }`; this older form
  * is still part of the type so code written against it compiles, but is no longer produced.
+ *
+ * @example
+ * const old: DeprecatedLoweredVerdict = { status: 'lowered', lost: ['pattern'] } // read it as 'adapted'
  */
 export interface DeprecatedLoweredVerdict {
   status: 'lowered'

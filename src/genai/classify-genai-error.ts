@@ -1,4 +1,4 @@
-import type { RetryAdvice } from '../loop/transport.js'
+import type { RetryAdvice } from '../contracts/transport.js'
 
 // Codes of a connection that failed or dropped: worth another attempt.
 const NETWORK_ERROR_CODES = new Set([

@@ -1,5 +1,5 @@
 import type { GenerateContentResponseUsageMetadata } from '@google/genai'
-import type { Usage } from '../loop/types.js'
+import type { Usage } from '../contracts/run-types.js'
 
 /**
  * A Gemini `usageMetadata` as loop usage. Input counts the prompt and any tool-use prompt; output counts

@@ -1,5 +1,5 @@
 import type { Content, FunctionResponse, Part } from '@google/genai'
-import type { ModelToolCall } from '../loop/transport.js'
+import type { ModelToolCall } from '../contracts/transport.js'
 import type { ToolResult } from '../tool/types.js'
 
 /**

@@ -8,7 +8,7 @@ import type {
   Part,
 } from '@google/genai'
 import { type GeminiToolWrapper, toGemini } from '../adapters/to-gemini.js'
-import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from '../loop/transport.js'
+import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from '../contracts/transport.js'
 import type { Tool } from '../tool/types.js'
 import { classifyGenAIError } from './classify-genai-error.js'
 import { convertGeminiUsage } from './convert-gemini-usage.js'

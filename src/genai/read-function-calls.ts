@@ -1,6 +1,6 @@
 import type { Content, Part } from '@google/genai'
+import type { ModelToolCall } from '../contracts/transport.js'
 import { uniqueCallId } from '../loop/call-ids.js'
-import type { ModelToolCall } from '../loop/transport.js'
 
 /**
  * A Gemini call as a loop tool call: Gemini sends arguments already parsed.

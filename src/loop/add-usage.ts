@@ -1,4 +1,4 @@
-import type { Usage } from './types.js'
+import type { Usage } from '../contracts/run-types.js'
 
 /**
  * Adds one turn's usage to a running total, in place.

@@ -1,11 +1,11 @@
-import type { SearchSession } from '../search/search-session.js'
+import type { Hooks } from '../contracts/run-types.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
 import type { PreparedCall } from './prepare-call.js'
 import { settleQuietly } from './run-bounded.js'
 import type { RunScope } from './run-scope.js'
-import type { Hooks } from './types.js'
+import type { SearchSession } from './search-session.js'
 
 /**
  * Answers one call. Without tool hooks the promise never rejects (`executeTool` turns every failure into an

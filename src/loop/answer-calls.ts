@@ -1,12 +1,12 @@
 import { type CallPreset, runUnanswered } from '../approvals/hold-calls.js'
+import type { RunTelemetry } from '../contracts/run-telemetry.js'
+import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
+import type { ModelToolCall } from '../contracts/transport.js'
 import type { ToolResult } from '../tool/types.js'
 import { answerCall } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
-import type { RunTelemetry } from './run-telemetry.js'
-import type { ModelToolCall } from './transport.js'
-import type { RunEvent, ToolCallRecord } from './types.js'
 
 /** A turn's answers, in call order, and whether some call still waits for approval. */
 export interface TurnAnswers {

@@ -1,10 +1,10 @@
+import type { RunEvent } from '../contracts/run-types.js'
+import type { ModelTurn, Transport, TransportRequest } from '../contracts/transport.js'
 import type { DurableSteps } from '../durable/durable-runner.js'
 import { AbortError, ModelCallError, ToolnexusError } from '../errors.js'
 import { errorMessage } from '../tool/tool-result.js'
 import { type RetryPolicy, retryDelay, sleep } from './retry.js'
 import type { RunScope } from './run-scope.js'
-import type { ModelTurn, Transport, TransportRequest } from './transport.js'
-import type { RunEvent } from './types.js'
 
 /** What one model call of a turn needs besides the request. */
 export interface ModelCallOptions<Message> {

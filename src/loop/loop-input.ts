@@ -1,11 +1,11 @@
 import type { ApprovalGuard } from '../approvals/approval-guard.js'
 import type { RunStateKeys } from '../approvals/run-state.js'
+import type { LoopTelemetry } from '../contracts/run-telemetry.js'
+import type { Hooks, RunEvent } from '../contracts/run-types.js'
+import type { Transport } from '../contracts/transport.js'
 import type { DurableSteps } from '../durable/durable-runner.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
 import type { RetryPolicy } from './retry.js'
-import type { LoopTelemetry } from './run-telemetry.js'
-import type { Transport } from './transport.js'
-import type { Hooks, RunEvent } from './types.js'
 
 /** What the engine needs besides the transport: the client's settings. */
 export interface LoopSettings<Message> {

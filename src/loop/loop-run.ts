@@ -1,11 +1,11 @@
 import type { ResumedRun } from '../approvals/open-resume.js'
-import type { SearchSession } from '../search/search-session.js'
+import type { RunTelemetry } from '../contracts/run-telemetry.js'
+import type { ToolCallRecord, Usage } from '../contracts/run-types.js'
+import type { ModelTurn, Transport } from '../contracts/transport.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
 import type { LoopInput, LoopSettings } from './loop-input.js'
 import type { RunScope } from './run-scope.js'
-import type { RunTelemetry } from './run-telemetry.js'
-import type { ModelTurn, Transport } from './transport.js'
-import type { ToolCallRecord, Usage } from './types.js'
+import type { SearchSession } from './search-session.js'
 
 /** One run as its turns see it: what it was given, what it has said so far, and where it stands. */
 export interface LoopRun<Message> {

@@ -1,6 +1,6 @@
+import type { ModelToolCall } from '../contracts/transport.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
 import { decodeToolInput } from './decode-tool-input.js'
-import type { ModelToolCall } from './transport.js'
 
 /** A model's tool call as the loop answers it: its arguments read, or why they cannot be used. */
 export interface PreparedCall {

@@ -1,17 +1,15 @@
 import type { ApprovalGuard } from '../approvals/approval-guard.js'
 import { openResume } from '../approvals/open-resume.js'
-import { SearchSession } from '../search/search-session.js'
+import type { RunTelemetry } from '../contracts/run-telemetry.js'
+import type { RunEvent, RunResult } from '../contracts/run-types.js'
+import type { ModelTurn } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { addUsage } from './add-usage.js'
 import type { LoopInput } from './loop-input.js'
 import type { LoopRun } from './loop-run.js'
 import { RunScope } from './run-scope.js'
-import type { RunTelemetry } from './run-telemetry.js'
+import { SearchSession } from './search-session.js'
 import { takeTurn } from './take-turn.js'
-import type { ModelTurn } from './transport.js'
-import type { RunEvent, RunResult } from './types.js'
-
-export type { LoopInput, LoopSettings } from './loop-input.js'
 
 /**
  * The tool-calling loop, transport-agnostic, as a generator of run events (`text-delta`, `tool-call`, `tool-result`, `step-end`; `finish` last, carrying the

@@ -1,9 +1,9 @@
+import type { RunEvent, RunResult } from '../contracts/run-types.js'
 import { ConfigError } from '../errors.js'
 import {
   toUIMessageStreamResponse,
   type UIMessageStreamResponseInit,
 } from '../ui/to-ui-message-stream-response.js'
-import type { RunEvent, RunResult } from './types.js'
 
 /**
  * What `client.stream` returns: the run's events as an async iterable (`finish` last), the result as a

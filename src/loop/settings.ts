@@ -2,13 +2,13 @@
 // where it was given, with what to change.
 import { createApprovalGuard, processSecret, readApprovalTtl } from '../approvals/approval-guard.js'
 import { readClaimStore } from '../approvals/claim-store.js'
+import type { LoopTelemetry } from '../contracts/run-telemetry.js'
+import type { Hooks, MessageFormat } from '../contracts/run-types.js'
 import { ConfigError } from '../errors.js'
 import type { ClaimStore } from '../shared/claim-store.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
+import type { LoopSettings } from './loop-input.js'
 import { DEFAULT_RETRY_POLICY, type RetryOptions, type RetryPolicy } from './retry.js'
-import type { LoopSettings } from './run-loop.js'
-import type { LoopTelemetry } from './run-telemetry.js'
-import type { Hooks, MessageFormat } from './types.js'
 
 const DEFAULT_MAX_TURNS = 10
 const DEFAULT_TOOL_CONCURRENCY = 10

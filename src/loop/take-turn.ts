@@ -1,6 +1,8 @@
 import { type CallPreset, findHeldCalls, holdCalls } from '../approvals/hold-calls.js'
 import type { ResumedRun } from '../approvals/open-resume.js'
 import { suspendRun } from '../approvals/suspend-run.js'
+import type { RunEvent, RunResult } from '../contracts/run-types.js'
+import type { ModelTurn, Transport, TransportRequest } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { Tool } from '../tool/types.js'
 import { addUsage } from './add-usage.js'
@@ -9,8 +11,6 @@ import { generateRunKey } from './call-ids.js'
 import { callModel } from './call-model.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, prepareCall, recordedArgs } from './prepare-call.js'
-import type { ModelTurn, Transport, TransportRequest } from './transport.js'
-import type { RunEvent, RunResult } from './types.js'
 
 const NO_TOOLS: readonly Tool[] = []
 

@@ -7,7 +7,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
-import { SearchSession } from '../search/search-session.js'
+import { SearchSession } from '../loop/search-session.js'
 import { isRecord } from '../shared/is-record.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'

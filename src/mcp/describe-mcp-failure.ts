@@ -1,7 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { StdioServerPlan } from './parse-mcp-config.js'
+import type { StdioServerPlan } from './mcp-server-plan.js'
 import type { Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { PhaseTimeoutError } from './with-deadline.js'

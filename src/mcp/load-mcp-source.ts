@@ -8,6 +8,7 @@ import { errorMessage } from '../tool/tool-result.js'
 import type { JSONSchema, Tool, ToolServer } from '../tool/types.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
+import type { ToolFilter } from './mcp-server-plan.js'
 import type {
   ElicitationHandler,
   McpPrompt,
@@ -19,7 +20,7 @@ import type {
   McpSource,
 } from './mcp-source.js'
 import type { OAuthOptions } from './oauth-options.js'
-import { readMcpConfig, type ToolFilter } from './parse-mcp-config.js'
+import { readMcpConfig } from './read-mcp-config.js'
 import { resourceAndPromptTools } from './resource-and-prompt-tools.js'
 import { memoryTokenStore } from './toolkit-oauth-provider.js'
 

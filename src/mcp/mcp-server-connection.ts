@@ -20,7 +20,7 @@ import type { ConnectionOptions, ConnectionState } from './connection-options.js
 import { createMcpClient } from './create-mcp-client.js'
 import { describeCallFailure, describeError, describeExit } from './describe-mcp-failure.js'
 import { type ListPage, listAllPages } from './list-all-pages.js'
-import type { RemoteServerPlan, StdioServerPlan } from './parse-mcp-config.js'
+import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'

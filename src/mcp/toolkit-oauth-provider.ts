@@ -4,8 +4,8 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type { OAuthPlan } from './mcp-server-plan.js'
 import type { OAuthCredentials, OAuthOptions, OAuthTokenStore } from './oauth-options.js'
-import type { OAuthPlan } from './parse-mcp-config.js'
 
 /**
  * A token store in memory, for one toolkit's life.

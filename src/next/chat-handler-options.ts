@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
-import type { UserContentPart } from '../client/user-message.js'
-import type { ResumeOptions, RunEvent, RunOptions, RunState } from '../loop/types.js'
+import type { ResumeOptions, RunEvent, RunOptions, RunState } from '../contracts/run-types.js'
+import type { UserContentPart } from '../conversation/user-message.js'
 import type { Awaitable } from '../shared/awaitable.js'
 import type { ClaimStore } from '../shared/claim-store.js'
 import type { Logger } from '../shared/logger.js'

@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai'
-import type { ApprovalResponse, RunResult, RunState } from '../loop/types.js'
+import type { ApprovalResponse, RunResult, RunState } from '../contracts/run-types.js'
 import type { ChatRequest } from './read-chat-request.js'
 
 /** How a request's transcript is built, and what is kept when its run finishes. */

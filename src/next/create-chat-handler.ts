@@ -13,8 +13,8 @@
 // `@google/genai` client. The client builds each user message (`client.userMessage`); the handler's
 // `system` goes to the run as its `system` option, so Gemini gets it as `systemInstruction`.
 import type { ModelMessage } from 'ai'
+import type { RunOptions } from '../contracts/run-types.js'
 import { ApprovalError, ConfigError, StoreError } from '../errors.js'
-import type { RunOptions } from '../loop/types.js'
 import { consoleLogger } from '../shared/logger.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'

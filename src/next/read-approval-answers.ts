@@ -1,7 +1,7 @@
 // The AI SDK UI approval protocol on the server side: the answers `addToolApprovalResponse` leaves in the
 // last assistant message.
 import type { UIMessage } from 'ai'
-import type { ApprovalResponse } from '../loop/types.js'
+import type { ApprovalResponse } from '../contracts/run-types.js'
 import { isRecord } from '../shared/is-record.js'
 
 /**

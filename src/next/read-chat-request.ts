@@ -36,7 +36,7 @@ export interface ChatLimits {
 /** The limits with every default filled in. */
 export type ResolvedChatLimits = Required<ChatLimits>
 
-export const DEFAULT_CHAT_LIMITS: ResolvedChatLimits = {
+const DEFAULT_CHAT_LIMITS: ResolvedChatLimits = {
   bodyBytes: 4_000_000,
   bodyTimeoutMs: 30_000,
   messages: 1_000,

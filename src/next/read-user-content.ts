@@ -1,6 +1,6 @@
 // What a person typed reaches the model as what a person typed: text and files, in a user message.
 import type { UIMessage } from 'ai'
-import type { UserContentPart } from '../client/user-message.js'
+import type { UserContentPart } from '../conversation/user-message.js'
 
 /**
  * The text and file parts of a browser's user message, and nothing else: none of the client's

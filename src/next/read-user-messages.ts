@@ -1,4 +1,4 @@
-import { toModelUserMessage, type UserContentPart } from '../client/user-message.js'
+import { toModelUserMessage, type UserContentPart } from '../conversation/user-message.js'
 import { ConfigError } from '../errors.js'
 import type { ChatClient, ChatUserMessage } from './chat-handler-options.js'
 import type { UserMessages } from './chat-mode.js'

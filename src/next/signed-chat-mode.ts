@@ -3,8 +3,8 @@ import { type ApprovalGuard, vouchFor } from '../approvals/approval-guard.js'
 import { checkApprovals } from '../approvals/run-state.js'
 import { RUN_METADATA_KEY, readSignedSuspension, signSuspension } from '../approvals/signed-run.js'
 import { toStoredSuspension } from '../approvals/stored-suspension.js'
+import type { ApprovalResponse, RunResult } from '../contracts/run-types.js'
 import { ApprovalError } from '../errors.js'
-import type { ApprovalResponse, RunResult } from '../loop/types.js'
 import type { Signer } from '../shared/create-hmac-signer.js'
 import type { Logger } from '../shared/logger.js'
 import type { ChatMode, Conversation, Resumption, UserMessages } from './chat-mode.js'
@@ -34,7 +34,7 @@ export function createSignedChatMode<Message>(options: {
 }
 
 /** Signed mode: what signs, and what guards the runs it hands out. */
-export interface SignedMode {
+interface SignedMode {
   signer: Signer
   guard: ApprovalGuard
 }

@@ -1,5 +1,5 @@
 import type { JSONObject, SpecContentPart, SpecMessage } from '../ai-sdk/language-model-spec.js'
-import type { ApprovalResponse, SuspendedRunResult } from '../loop/types.js'
+import type { ApprovalResponse, SuspendedRunResult } from '../contracts/run-types.js'
 import { isRecord } from '../shared/is-record.js'
 import { TOOLNEXUS_MARK } from './convert-provider-form-prompt.js'
 import { toolCallPart } from './tool-call-part.js'

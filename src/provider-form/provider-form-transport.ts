@@ -28,7 +28,7 @@ import type {
   Transport,
   TransportRequest,
   TransportStreamPart,
-} from '../loop/transport.js'
+} from '../contracts/transport.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { sumSpecUsage } from './sum-spec-usage.js'
 

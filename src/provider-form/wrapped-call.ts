@@ -1,5 +1,5 @@
 import type { SpecLanguageModel, SpecMessage } from '../ai-sdk/language-model-spec.js'
-import type { LoopInput, LoopSettings } from '../loop/run-loop.js'
+import type { LoopInput, LoopSettings } from '../loop/loop-input.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { convertProviderFormPrompt } from './convert-provider-form-prompt.js'
 import { type ApprovalAnswers, findApprovalAnswers } from './provider-form-approvals.js'

@@ -1,5 +1,5 @@
 import { type Meter, metrics, type Tracer, trace } from '@opentelemetry/api'
-import type { LoopTelemetry } from '../loop/run-telemetry.js'
+import type { LoopTelemetry } from '../contracts/run-telemetry.js'
 import { toolkitSecretScrubber } from '../toolkit/toolkit-secrets.js'
 import { VERSION } from '../version.js'
 import { createInstruments } from './instruments.js'

@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api'
-import type { ModelToolCall } from '../loop/transport.js'
+import type { ModelToolCall } from '../contracts/transport.js'
 import { toJsonText } from '../tool/tool-result.js'
 
 /** A streaming model call the loop stopped reading before its turn was complete. */

@@ -1,5 +1,5 @@
 import { type Attributes, type Context, type Span, trace } from '@opentelemetry/api'
-import type { ModelTurn } from '../loop/transport.js'
+import type { ModelTurn } from '../contracts/transport.js'
 import { errorStatus, errorTypeOf, finishReasonOf, outputMessages } from './gen-ai-conventions.js'
 import type { Instruments } from './instruments.js'
 

@@ -7,9 +7,9 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api'
-import type { LoopTelemetry, RunTelemetry } from '../loop/run-telemetry.js'
-import type { ModelToolCall, Transport, TransportStreamPart } from '../loop/transport.js'
-import type { RunResult } from '../loop/types.js'
+import type { LoopTelemetry, RunTelemetry } from '../contracts/run-telemetry.js'
+import type { RunResult } from '../contracts/run-types.js'
+import type { ModelToolCall, Transport, TransportStreamPart } from '../contracts/transport.js'
 import { toJsonText } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
 import {

@@ -1,7 +1,7 @@
 // RunEvents → the AI SDK UI message stream (the SSE protocol `useChat` reads). Web APIs only: this runs on
 // edge runtimes. Only chunk types that `ai` 6 and 7 both parse are written.
 
-import type { RunEvent, RunResult } from '../loop/types.js'
+import type { RunEvent, RunResult } from '../contracts/run-types.js'
 import type { Awaitable } from '../shared/awaitable.js'
 import { errorMessage } from '../tool/tool-result.js'
 

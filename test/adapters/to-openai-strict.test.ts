@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, stepCountIs } from 'ai'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { convertJsonSchemaToOpenAIStrictSchema } from '../../src/adapters/openai-strict-schema/convert-json-schema-to-openai-strict-schema.js'
 import { toAISDK } from '../../src/adapters/to-ai-sdk.js'
 import { toOpenAI } from '../../src/adapters/to-openai.js'
@@ -293,6 +293,49 @@ describe('strict mode over the wire', () => {
     } finally {
       await server.close()
     }
+  })
+
+  describe('createClient({ strict: true, logger })', () => {
+    afterEach(() => {
+      vi.restoreAllMocks()
+    })
+
+    it.each([
+      { given: 'a logger', clientLogger: true },
+      { given: 'no logger', clientLogger: false },
+    ])(
+      'with $given: a tool strict mode cannot take is warned about to the toolkit’s logger and the client’s, never the console',
+      async ({ clientLogger }) => {
+        const server = await startScriptedServer({
+          protocol: openaiChatProtocol,
+          script: [{ type: 'reply', text: 'done' }],
+        })
+        const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+        try {
+          const toolkitWarnings: string[] = []
+          const clientWarnings: string[] = []
+          await using toolkit = await createToolkit({
+            tools: [tool('free', { type: 'object', properties: { x: {} } })],
+            logger: { warn: (message) => toolkitWarnings.push(message) },
+          })
+          const model = createOpenAI({ baseURL: server.url, apiKey: 'k' }).chat('gpt-scripted')
+          const client = createClient({
+            model,
+            strict: true,
+            ...(clientLogger && { logger: { warn: (message: string) => clientWarnings.push(message) } }),
+          })
+          await client.run('go', { toolkit })
+          const warning =
+            'Tool "free" is sent without OpenAI strict mode: the arguments.x allows any value; strict mode needs a type.'
+          expect(toolkitWarnings).toStrictEqual([warning])
+          expect(clientWarnings).toStrictEqual(clientLogger ? [warning] : [])
+          expect(consoleWarn).not.toHaveBeenCalled()
+          expect(server.requests[0]?.body.tools[0].function.strict).toBe(false)
+        } finally {
+          await server.close()
+        }
+      },
+    )
   })
 
   it('the endpoint refuses a strict tool whose schema breaks the rules, as OpenAI does', async () => {

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ApprovalResponse } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
-import type { ApprovalResponse } from '../../src/loop/types.js'
 import type { ClaimStore } from '../../src/shared/claim-store.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'

@@ -1,8 +1,8 @@
 import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
+import type { RunEvent, RunState } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
-import type { RunEvent, RunState } from '../../src/loop/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import {
   modelReply,

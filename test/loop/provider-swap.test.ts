@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
-import type { RunEvent, RunResult } from '../../src/loop/types.js'
+import type { RunEvent, RunResult } from '../../src/contracts/run-types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { addTool, aiMajor, PROVIDERS, type ScriptedProvider, weatherTool } from './support.js'

@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/errors.js'
-import {
-  type McpServerPlan,
-  type ParseMcpConfigOptions,
-  parseMcpConfig,
-  readMcpConfig,
-} from '../../src/mcp/parse-mcp-config.js'
+import type { McpServerPlan, ParseMcpConfigOptions } from '../../src/mcp/mcp-server-plan.js'
+import { parseMcpConfig } from '../../src/mcp/parse-mcp-config.js'
+import { readMcpConfig } from '../../src/mcp/read-mcp-config.js'
 
 const SECRET = 'tok-3f9a8b7c6d5e'
 const options: ParseMcpConfigOptions = {

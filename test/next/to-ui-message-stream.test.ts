@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
-import type { RunEvent, RunResult } from '../../src/loop/types.js'
+import type { RunEvent, RunResult } from '../../src/contracts/run-types.js'
 import { toUIMessageStreamResponse } from '../../src/ui/to-ui-message-stream-response.js'
 import { chatThrough, sseChunks, userMessage } from './ui-stream.js'
 

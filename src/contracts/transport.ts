@@ -1,5 +1,5 @@
 import type { Tool, ToolResult } from '../tool/types.js'
-import type { Usage } from './types.js'
+import type { Usage } from './run-types.js'
 
 /** A tool call as the model sent it. */
 export interface ModelToolCall {

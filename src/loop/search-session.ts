@@ -1,7 +1,7 @@
+import type { ToolSearchOptions } from '../search/tool-search.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import type { ToolRunner as Toolkit } from '../toolkit/toolkit.js'
-import type { ToolSearchOptions } from './tool-search.js'
 
 /**
  * The name of the tool through which a model finds the toolkit's other tools.

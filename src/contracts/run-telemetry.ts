@@ -1,7 +1,7 @@
 import type { ToolResult } from '../tool/types.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
+import type { RunResult } from './run-types.js'
 import type { ModelToolCall, Transport } from './transport.js'
-import type { RunResult } from './types.js'
 
 /**
  * What the loop reports to a tracing backend, when the client has one. The loop knows nothing of
