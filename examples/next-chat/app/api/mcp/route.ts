@@ -17,7 +17,7 @@ let handler: Promise<McpHandler> | undefined
 async function handle(request: Request): Promise<Response> {
   handler ??= getToolkit().then(
     (toolkit) =>
-      createMcpHandler(toolkit, { name: 'next-chat', allowedHosts, ...(authorize && { authorize }) }),
+      createMcpHandler({ toolkit, name: 'next-chat', allowedHosts, ...(authorize && { authorize }) }),
     (error: unknown) => {
       handler = undefined // let the next request try again
       throw error
