@@ -5,7 +5,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 copy="${AI6_DIR:-${TMPDIR:-/tmp}/toolnexus-ai6}"
 mkdir -p "$copy"
-# Keep the copy's node_modules between runs; refresh everything else.
+# Keep the copy's node_modules between runs; refresh everything else (a file moved or deleted here since
+# the last run must not stay behind in the copy).
+find "$copy" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
 tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./examples/next-chat --exclude=./bench/node_modules --exclude=./bench/results \
   --exclude=./.git -cf - . | tar -C "$copy" -xf -
 cd "$copy"
