@@ -134,7 +134,7 @@ export async function approveInTask(options: {
  * @example
  * const question = approvalQuestion('delete_file', { path: '/tmp/a' })
  */
-export function approvalQuestion(name: string, args: Record<string, unknown>): InputRequest {
+function approvalQuestion(name: string, args: Record<string, unknown>): InputRequest {
   return inputRequired.elicit({
     mode: 'form',
     message: `Allow the tool "${name}" to run with these arguments?\n${capText(toJsonText(args), MAX_QUESTION_ARGS_CHARS)}`,
@@ -153,7 +153,7 @@ export function approvalQuestion(name: string, args: Record<string, unknown>): I
  * @example
  * approvalAnswer('delete_file', { action: 'accept', content: { approve: true } }) // { kind: 'run' }
  */
-export function approvalAnswer(name: string, response: unknown): ApprovalVerdict {
+function approvalAnswer(name: string, response: unknown): ApprovalVerdict {
   const action = isRecord(response) ? response.action : undefined
   const content = isRecord(response) && isRecord(response.content) ? response.content : undefined
   if (action === 'accept' && content?.approve === true) return { kind: 'run' }
@@ -172,7 +172,7 @@ function refuse(reason: string): ApprovalVerdict {
  * @example
  * asksForms({ elicitation: {} }) // true
  */
-export function asksForms(capabilities: unknown): boolean {
+function asksForms(capabilities: unknown): boolean {
   const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined
   return isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)
 }

@@ -177,7 +177,7 @@ export function serveTaskMethods(server: Server, serving: TaskServing): void {
  * @example
  * declaresTasks(ctx) // true for a client with { extensions: { 'io.modelcontextprotocol/tasks': {} } }
  */
-export function declaresTasks(ctx: ServerContext): boolean {
+function declaresTasks(ctx: ServerContext): boolean {
   const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY]
   const extensions = isRecord(capabilities) ? capabilities.extensions : undefined
