@@ -1,6 +1,10 @@
 // A toolkit's `longRunning` tools served as MCP tasks to 2026-07-28 requests: created at once, polled
 // with tasks/get, cancelled, approvals asked inside the task, and the store bounded and bound to the
 // caller. The v2 SDK's Client refuses a `resultType: 'task'` answer, so the calls are made on the wire.
+
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -22,6 +26,16 @@ const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {})
 })
+
+const STDIO_CHILD = fileURLToPath(new URL('./serve-tasks-stdio-child.ts', import.meta.url))
+
+function envelope(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return {
+    [PROTOCOL_VERSION_META_KEY]: MODERN,
+    [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+    [CLIENT_INFO_META_KEY]: { name: 'wire-test', version: '1.0.0' },
+  }
+}
 
 type Rpc = { result?: Record<string, unknown>; error?: { code: number; message: string } }
 
@@ -49,11 +63,7 @@ async function rpc(
       method,
       params: {
         ...params,
-        _meta: {
-          [PROTOCOL_VERSION_META_KEY]: MODERN,
-          [CLIENT_CAPABILITIES_META_KEY]: options.capabilities ?? TASKS,
-          [CLIENT_INFO_META_KEY]: { name: 'wire-test', version: '1.0.0' },
-        },
+        _meta: envelope(options.capabilities ?? TASKS),
       },
     }),
   })
@@ -178,6 +188,37 @@ describe('a longRunning tool served as a task', () => {
     const after = await rpc(url, 'tasks/get', { taskId })
     expect([after.result?.status, 'result' in (after.result ?? {})]).toStrictEqual(['cancelled', false])
     expect(ran).toStrictEqual([])
+  })
+
+  it('is served over stdio: created, then polled to its result', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', STDIO_CHILD], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    closers.push(async () => {
+      child.kill()
+    })
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+    let id = 0
+    const ask = async (method: string, params: Record<string, unknown>): Promise<Rpc> => {
+      id++
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(TASKS) } })}\n`,
+      )
+      for (;;) {
+        const { value, done } = await lines.next()
+        if (done) throw new Error('the server closed its output')
+        const message = JSON.parse(String(value)) as Rpc & { id?: number }
+        if (message.id === id) return message
+      }
+    }
+    const created = await ask('tools/call', { name: 'report', arguments: { month: 'July' } })
+    expect(created.result?.resultType).toBe('task')
+    let got: Rpc = created
+    for (let round = 0; round < 200 && got.result?.status !== 'completed'; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      got = await ask('tasks/get', { taskId: created.result?.taskId })
+    }
+    expect(got.result?.result).toStrictEqual({ content: [{ type: 'text', text: 'Report for July.' }] })
   })
 
   it('is advertised in server/discover to a v2 SDK client', async () => {
