@@ -29,6 +29,7 @@ import type {
   TransportRequest,
   TransportStreamPart,
 } from '../contracts/transport.js'
+import type { Logger } from '../shared/logger.js'
 import { ownNamesByGeminiName, sendsNamesToGemini } from '../tool/gemini-tool-names.js'
 import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
@@ -60,15 +61,16 @@ export class WrappedModel {
   readonly #gemini: boolean
   readonly #declarations: ToolDeclarations
 
-  constructor(model: SpecLanguageModel) {
+  constructor(model: SpecLanguageModel, options: { strict: boolean; logger?: Logger }) {
     this.model = model
     const provider = String(model.provider)
     this.takesImages = takesImagesInToolResults(provider)
     this.description = { provider: mapGenAIProviderName(provider), id: String(model.modelId) }
     this.#gemini = sendsNamesToGemini(provider)
     this.#declarations = new ToolDeclarations({
-      strict: false,
+      strict: options.strict,
       ...(this.#gemini && { name: geminiToolName }),
+      ...(options.logger !== undefined && { logger: options.logger }),
     })
   }
 
