@@ -1,6 +1,5 @@
 // Schema transformations run in time and output size linear in their input: references reused are lowered
 // once, and past a work budget a node is described instead of expanded, with a warning to the toolkit.
-import { GoogleGenAI } from '@google/genai'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toGemini } from '../../src/adapters/to-gemini.js'
@@ -17,7 +16,7 @@ import {
   sizeOf,
 } from '../reliability/hostile-schemas.js'
 import { geminiToolsProblems } from '../support/gemini-subset.js'
-import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 
 const names = fc.constantFrom('a', 'b', 'x-y', 'a.b', '__proto__', 'constructor', '$ref', '')
 
@@ -174,10 +173,7 @@ describe('the work budget of toGemini', () => {
         tools: [toolWith(nestedUnionSchema(40), 'deep_unions')],
         logger: { warn: (message) => warnings.push(message) },
       })
-      const genai = new GoogleGenAI({
-        apiKey: 'test',
-        httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-      })
+      const genai = genaiFor(gemini.baseUrl)
       const client = createClient({
         genai,
         model: 'gemini-2.5-flash',
