@@ -6,35 +6,12 @@
 
 import { performance } from 'node:perf_hooks'
 import { benchOption } from './side-by-side.js'
+import { syntheticToolDefinitions } from './src/scale/synthetic-tools.js'
 
 const rounds = Number(benchOption('rounds', '25'))
 const { createToolkit, defineTool } = await import('../src/index.js')
 
-const tools = Array.from({ length: 1000 }, (_, index) =>
-  defineTool({
-    name: `tool_${String(index).padStart(4, '0')}`,
-    description: `Synthetic tool number ${index}: looks up a record and returns a summary of it.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { type: 'string', description: 'The record id.' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-        mode: { type: 'string', enum: ['fast', 'full'] },
-        filter: {
-          type: 'object',
-          properties: {
-            tags: { type: 'array', items: { type: 'string' } },
-            since: { type: ['string', 'null'] },
-          },
-          additionalProperties: false,
-        },
-      },
-      required: ['id'],
-      additionalProperties: false,
-    },
-    execute: ({ id }) => `record ${String(id)}`,
-  }),
-)
+const tools = syntheticToolDefinitions(1000).map((definition) => defineTool(definition))
 const toolkit = await createToolkit({ tools })
 const converters: Array<[string, () => unknown]> = [
   ['toOpenAI', () => toolkit.toOpenAI()],

@@ -58,6 +58,7 @@ expectTypeOf({
 } as const).toExtend<ToolSearchOptions>()
 expectTypeOf(toolkit.toAnthropic()).toEqualTypeOf<AnthropicTool[]>()
 expectTypeOf(toolkit.toAISDK()).toExtend<ToolSet>()
+expectTypeOf(toolkit.toAISDK({ provider: 'google' })).toExtend<ToolSet>()
 expectTypeOf(toolkit.execute('get_weather', { city: 'Pune' })).resolves.toEqualTypeOf<ToolResult>()
 // One check of a call's arguments, shared by its approval verdict and its run.
 const checked = toolkit.checkCall?.('get_weather', { city: 'Pune' }, 'call_1')

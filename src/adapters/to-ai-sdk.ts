@@ -3,6 +3,7 @@ import { jsonSchema, type ToolSet, tool } from 'ai'
 import { ToolResultError } from '../errors.js'
 import type { Logger } from '../shared/logger.js'
 import { checkArgs, invalidArgsMessage } from '../tool/check-args.js'
+import { ownNamesByGeminiName, sendsNamesToGemini, sentToGemini } from '../tool/gemini-tool-names.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
@@ -26,6 +27,16 @@ export interface ToAISDKOptions {
   strict?: boolean
   /** Where the warning about a tool declared without strict mode goes. */
   logger?: Logger
+  /**
+   * The provider the tool set goes to: `'google'`, or the model's own provider name (`model.provider`, such
+   * as `'google.generative-ai'` or `'google.vertex.chat'`). A tool set is keyed by name, and the Google
+   * providers declare each key to Gemini as the function's name; Gemini refuses a name that starts with a
+   * digit or `-`, so for Google such a tool is keyed by the name Gemini takes (`1password_get_item` →
+   * `_1password_get_item`) and the call under it runs the tool. The AI SDK reports the call under that key.
+   *
+   * @default unset: every tool is keyed by its own name
+   */
+  provider?: string
 }
 
 /**
@@ -37,8 +48,8 @@ export interface ToAISDKOptions {
  * A tool that needs approval carries the AI SDK's own `needsApproval` (a function of the input where the
  * tool's rule is one), so `generateText` stops with a `tool-approval-request` for it.
  *
- * @param tools - The tools to expose, keyed by their exposed names.
- * @param options - `{ strict: true }` declares them in strict mode.
+ * @param tools - The tools to expose, keyed by their exposed names (for Gemini, by names Gemini takes).
+ * @param options - `{ strict: true }` declares them in strict mode; `{ provider: 'google' }` keys them for Gemini.
  * @example
  * const { text } = await generateText({
  *   model: openai('gpt-4.1'),
@@ -46,9 +57,14 @@ export interface ToAISDKOptions {
  *   stopWhen: stepCountIs(5),
  *   prompt: 'What is the weather in Chennai?',
  * })
+ * const forGemini = toAISDK(tk.tools(), { provider: 'google' }) // { _1password_get_item, … }
  */
 export function toAISDK(tools: readonly Tool[], options: ToAISDKOptions = {}): ToolSet {
   const toolSet: ToolSet = {}
+  const renamed =
+    options.provider !== undefined && sendsNamesToGemini(options.provider)
+      ? ownNamesByGeminiName(tools)
+      : undefined
   for (const each of tools) {
     const strict = options.strict === true ? strictCached(each.inputSchema) : undefined
     if (strict?.kind === 'refused') {
@@ -66,9 +82,10 @@ export function toAISDK(tools: readonly Tool[], options: ToAISDKOptions = {}): T
     })
     if (parts.needsApproval !== undefined) aiTool.needsApproval = parts.needsApproval
     if (strict !== undefined) aiTool.strict = strict.kind === 'strict'
+    const key = renamed === undefined ? each.name : sentToGemini(each.name, renamed)
     // A data property even for `__proto__`, which a plain assignment would turn into a prototype change.
-    if (each.name === '__proto__') Object.defineProperty(toolSet, each.name, ownValue(aiTool))
-    else toolSet[each.name] = aiTool
+    if (key === '__proto__') Object.defineProperty(toolSet, key, ownValue(aiTool))
+    else toolSet[key] = aiTool
   }
   return toolSet
 }

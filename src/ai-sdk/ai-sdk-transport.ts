@@ -7,11 +7,11 @@ import type {
   TransportStreamPart,
 } from '../contracts/transport.js'
 import type { Logger } from '../shared/logger.js'
+import { ownNamesByGeminiName, sendsNamesToGemini } from '../tool/gemini-tool-names.js'
 import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { classifyAISDKError } from './classify-ai-sdk-error.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
-import { ownNamesByGeminiName, sendsNamesToGemini } from './gemini-tool-names.js'
 import type {
   SpecCallOptions,
   SpecFunctionTool,

@@ -26,8 +26,9 @@ export interface ClientOptions<Message> extends LoopOptions<Message> {
    */
   durable?: DurableRunner | undefined
   /**
-   * Where the client writes what it notices: a tool that strict mode cannot take, sent without it. The
-   * toolkit that holds the tool hears it too, through its own `logger`.
+   * Where the client writes what it notices: a tool that strict mode cannot take, sent without it; a tool
+   * schema Gemini's subset could not hold in full (`genai`), simplified. The toolkit that holds the tool
+   * hears it too, through its own `logger`.
    *
    * @default the toolkit's logger only (warnings to `console.warn`, unless the toolkit was given one)
    * @example

@@ -50,6 +50,7 @@ export function createClient(
           model,
           ...(sdkConfig === undefined ? {} : { config: sdkConfig }),
           ...(schema === undefined ? {} : { schema }),
+          ...(options.logger !== undefined && { logger: options.logger }),
         }) as unknown as Transport<GenAIContent>,
     )
     // Surfaced on the first run; here it would be an unhandled rejection.

@@ -9,6 +9,7 @@ import type {
 } from '@google/genai'
 import { type GeminiToolWrapper, toGemini } from '../adapters/to-gemini.js'
 import type { ModelTurn, Transport, TransportRequest, TransportStreamPart } from '../contracts/transport.js'
+import type { Logger } from '../shared/logger.js'
 import type { Tool } from '../tool/types.js'
 import { classifyGenAIError } from './classify-genai-error.js'
 import { convertGeminiUsage } from './convert-gemini-usage.js'
@@ -67,6 +68,8 @@ export interface GenAITransportOptions {
    * @default 'parameters'
    */
   schema?: GenAISchemaForm
+  /** Also hears the warnings about tool schemas (besides the toolkit's logger). @default none */
+  logger?: Logger
 }
 
 /**
@@ -112,7 +115,10 @@ export function createGenAITransport(options: GenAITransportOptions): Transport<
     if (request.tools.length > 0) {
       let wrapper = declarationsByTools.get(request.tools)
       if (wrapper === undefined) {
-        wrapper = toGemini(request.tools, { parametersJsonSchema: options.schema === 'json' })[0]
+        wrapper = toGemini(request.tools, {
+          parametersJsonSchema: options.schema === 'json',
+          ...(options.logger !== undefined && { logger: options.logger }),
+        })[0]
         declarationsByTools.set(request.tools, wrapper)
       }
       config.tools = [asGenAITool(wrapper)]

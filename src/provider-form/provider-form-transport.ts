@@ -29,7 +29,11 @@ import type {
   TransportRequest,
   TransportStreamPart,
 } from '../contracts/transport.js'
+import type { Logger } from '../shared/logger.js'
+import { ownNamesByGeminiName, sendsNamesToGemini } from '../tool/gemini-tool-names.js'
+import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
+import { sentPrompt, withOwnName } from './gemini-names.js'
 import { sumSpecUsage } from './sum-spec-usage.js'
 
 /** The call options the AI SDK passed the wrapper: the loop's fields plus settings it passes through. */
@@ -46,23 +50,39 @@ export interface InnerCall {
 /**
  * What a model wrapped by `withToolkit` works out once for all its calls: its description for telemetry,
  * whether it takes images in tool results, and the declarations of the toolkit's tools (one list per
- * tools list the loop hands it).
+ * tools list the loop hands it). Gemini refuses some names other providers take (`1password_get_item`):
+ * over a Google provider a tool is declared under the name Gemini takes, and the wrapper's caller sees it
+ * under its own.
  */
 export class WrappedModel {
   readonly model: SpecLanguageModel
   readonly description: Transport<SpecMessage>['model']
   readonly takesImages: boolean
-  readonly #declarations = new ToolDeclarations({ strict: false })
+  readonly #gemini: boolean
+  readonly #declarations: ToolDeclarations
 
-  constructor(model: SpecLanguageModel) {
+  constructor(model: SpecLanguageModel, options: { strict: boolean; logger?: Logger }) {
     this.model = model
     const provider = String(model.provider)
     this.takesImages = takesImagesInToolResults(provider)
     this.description = { provider: mapGenAIProviderName(provider), id: String(model.modelId) }
+    this.#gemini = sendsNamesToGemini(provider)
+    this.#declarations = new ToolDeclarations({
+      strict: options.strict,
+      ...(this.#gemini && { name: geminiToolName }),
+      ...(options.logger !== undefined && { logger: options.logger }),
+    })
   }
 
   declarations(tools: readonly Tool[]): SpecFunctionTool[] {
     return this.#declarations.of(tools)
+  }
+
+  /** The tools' own names by the names they were declared under, where those differ; else `undefined`. */
+  ownNames(tools: readonly Tool[]): ReadonlyMap<string, string> | undefined {
+    if (!this.#gemini) return undefined
+    const names = ownNamesByGeminiName(tools)
+    return names.size === 0 ? undefined : names
   }
 }
 
@@ -108,23 +128,28 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
   }
 
   async generate(request: TransportRequest<SpecMessage>): Promise<ModelTurn<SpecMessage>> {
-    const result = await this.#model.doGenerate(this.#callOptions(request))
-    const finished = generatedTurn(result)
+    const ownNames = this.#wrapped.ownNames(request.tools)
+    const result = await this.#model.doGenerate(this.#callOptions(request, ownNames))
+    const finished = generatedTurn(result, ownNames)
     this.#record(result)
-    this.calls.push({ content: result.content, toolCalls: finished.toolCalls })
+    const content =
+      ownNames === undefined ? result.content : result.content.map((part) => withOwnName(part, ownNames))
+    this.calls.push({ content, toolCalls: finished.toolCalls })
     return asSpecTurn(finished)
   }
 
   async *stream(request: TransportRequest<SpecMessage>): AsyncGenerator<TransportStreamPart<SpecMessage>> {
-    const result = await this.#model.doStream(this.#callOptions(request))
+    const ownNames = this.#wrapped.ownNames(request.tools)
+    const result = await this.#model.doStream(this.#callOptions(request, ownNames))
     this.request = result.request
     this.response = result.response
     const relay = this.#relay
     let finish: SpecStreamPart | undefined
-    for await (const part of readModelStream(result, (streamed) => {
-      if (streamed.type === 'finish') finish = streamed
-      else relay?.(streamed)
-    })) {
+    const streamed = (part: SpecStreamPart): void => {
+      if (part.type === 'finish') finish = part
+      else relay?.(ownNames === undefined ? part : withOwnName(part, ownNames))
+    }
+    for await (const part of readModelStream(result, streamed, ownNames)) {
       if (part.type === 'turn') {
         this.#record({
           usage: finish?.usage,
@@ -169,16 +194,29 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
     if ('response' in result) this.response = result.response
   }
 
-  #callOptions(request: TransportRequest<SpecMessage>): SpecCallOptions {
+  #callOptions(
+    request: TransportRequest<SpecMessage>,
+    ownNames: ReadonlyMap<string, string> | undefined,
+  ): SpecCallOptions {
     const first = this.#sent++ === 0
-    const prompt = withSystem(request.messages, request.system)
+    const messages =
+      ownNames === undefined ? request.messages : sentPrompt(request.messages, ownNames, request.memo)
+    const prompt = withSystem(messages, request.system)
     const own = this.#wrapped.declarations(request.tools)
     const callerTools = this.#callerTools
     // A caller's tool of the same name as one of the toolkit's is the caller's.
     const tools =
       callerTools.length === 0
         ? own
-        : [...callerTools, ...own.filter((tool) => !callerTools.some((given) => given.name === tool.name))]
+        : [
+            ...callerTools,
+            ...own.filter(
+              (tool) =>
+                !callerTools.some(
+                  (given) => given.name === tool.name || given.name === ownNames?.get(tool.name),
+                ),
+            ),
+          ]
     const options: CallerOptions = { ...this.#options, prompt }
     if (request.signal !== undefined) options.abortSignal = request.signal
     if (tools.length === 0) {

@@ -3,6 +3,7 @@ import type { SpecLanguageModel, SpecMessage } from '../ai-sdk/language-model-sp
 import { checkLanguageModel } from '../ai-sdk/resolve-language-model.js'
 import { ConfigError } from '../errors.js'
 import { type LoopOptions as ClientOptions, readSettings } from '../loop/settings.js'
+import type { Logger } from '../shared/logger.js'
 import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { generateWithToolkit } from './generate-with-toolkit.js'
 import { type CallerOptions, WrappedModel } from './provider-form-transport.js'
@@ -16,6 +17,21 @@ export type LanguageModelObject = Exclude<LanguageModel, string>
 export interface WithToolkitOptions extends Omit<ClientOptions<SpecMessage>, 'store'> {
   /** The tools the loop runs itself. The AI SDK sees their calls and results as provider-executed. */
   toolkit: Toolkit
+  /**
+   * Declare every toolkit tool in strict mode (OpenAI Structured Outputs), as `createClient({ strict })`
+   * does: each schema rewritten into the form strict mode accepts, the model's `null` for an optional
+   * argument read as absent. A tool strict mode cannot take is declared without it, with a warning.
+   *
+   * @default false
+   */
+  strict?: boolean
+  /**
+   * Where the wrapper writes what it notices (a tool that strict mode cannot take, sent without it), as
+   * `createClient({ logger })` does. The toolkit that holds the tool hears it too, through its own `logger`.
+   *
+   * @default the toolkit's logger only
+   */
+  logger?: Logger
 }
 
 /**
@@ -47,10 +63,13 @@ export function withToolkit<Model extends LanguageModelObject>(
     )
   }
   const inner = checkLanguageModel(model)
-  const { toolkit, ...clientOptions } = checkWithToolkitOptions(options)
+  const { toolkit, strict, logger, ...clientOptions } = checkWithToolkitOptions(options)
   // Its guard claims every answered run once (in `claims`, else the process's guard).
   const settings = readSettings(clientOptions, 'ai-sdk', 'withToolkit')
-  const wrappedModel = new WrappedModel(inner)
+  const wrappedModel = new WrappedModel(inner, {
+    strict: strict === true,
+    ...(logger !== undefined && { logger }),
+  })
   const callOf = (callOptions: unknown): WrappedCall =>
     wrappedCall({
       inner,

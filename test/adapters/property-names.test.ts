@@ -1,5 +1,4 @@
 // Property names a provider refuses are renamed on the way out and mapped back on the way in.
-import { GoogleGenAI } from '@google/genai'
 import { describe, expect, it } from 'vitest'
 import { toAnthropic } from '../../src/adapters/to-anthropic.js'
 import { toGemini } from '../../src/adapters/to-gemini.js'
@@ -9,7 +8,7 @@ import { renamedProperties } from '../../src/tool/property-names.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { anthropicSchemaProblems } from '../support/anthropic-schema-rules.js'
 import { geminiToolsProblems } from '../support/gemini-subset.js'
-import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 
 const schema = {
   type: 'object',
@@ -104,10 +103,7 @@ describe('on the way in', () => {
     })
     const seen: Record<string, unknown>[] = []
     await using toolkit = await createToolkit({ tools: [recordingTool(seen)] })
-    const genai = new GoogleGenAI({
-      apiKey: 'k',
-      httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-    })
+    const genai = genaiFor(gemini.baseUrl)
     const result = await createClient({ genai, model: 'gemini-2.5-flash' }).run('go', { toolkit })
     expect(result.text).toBe('found')
     expect(seen).toStrictEqual([{ 'filter[id]': '9', options: { 'dry-run': false } }])

@@ -1,6 +1,5 @@
 // Schema transformations run in time and output size linear in their input: references reused are lowered
 // once, and past a work budget a node is described instead of expanded, with a warning to the toolkit.
-import { GoogleGenAI } from '@google/genai'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toGemini } from '../../src/adapters/to-gemini.js'
@@ -17,7 +16,7 @@ import {
   sizeOf,
 } from '../reliability/hostile-schemas.js'
 import { geminiToolsProblems } from '../support/gemini-subset.js'
-import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 
 const names = fc.constantFrom('a', 'b', 'x-y', 'a.b', '__proto__', 'constructor', '$ref', '')
 
@@ -161,22 +160,32 @@ describe('the work budget of toGemini', () => {
     expect(tk.warnings()).toStrictEqual(warnings)
   })
 
-  it('warns the toolkit’s logger from a genai client run too, and Gemini accepts the request', async () => {
-    await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'done' }])] })
-    const warnings: string[] = []
-    await using tk = await createToolkit({
-      tools: [toolWith(nestedUnionSchema(40), 'deep_unions')],
-      logger: { warn: (message) => warnings.push(message) },
-    })
-    const genai = new GoogleGenAI({
-      apiKey: 'test',
-      httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-    })
-    const client = createClient({ genai, model: 'gemini-2.5-flash' })
-    const result = await client.run('go', { toolkit: tk })
-    expect(result.text).toBe('done')
-    expect(warnings.filter((warning) => warning.startsWith('Tool "deep_unions"'))).toHaveLength(1)
-  })
+  it.each([
+    { given: 'a logger', clientLogger: true },
+    { given: 'no logger', clientLogger: false },
+  ])(
+    'a genai client run with $given warns the toolkit’s logger and the client’s, and Gemini accepts the request',
+    async ({ clientLogger }) => {
+      await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'done' }])] })
+      const warnings: string[] = []
+      const clientWarnings: string[] = []
+      await using tk = await createToolkit({
+        tools: [toolWith(nestedUnionSchema(40), 'deep_unions')],
+        logger: { warn: (message) => warnings.push(message) },
+      })
+      const genai = genaiFor(gemini.baseUrl)
+      const client = createClient({
+        genai,
+        model: 'gemini-2.5-flash',
+        ...(clientLogger && { logger: { warn: (message: string) => clientWarnings.push(message) } }),
+      })
+      const result = await client.run('go', { toolkit: tk })
+      expect(result.text).toBe('done')
+      const ours = warnings.filter((warning) => warning.startsWith('Tool "deep_unions"'))
+      expect(ours).toHaveLength(1)
+      expect(clientWarnings).toStrictEqual(clientLogger ? ours : [])
+    },
+  )
 
   it('never throws and stays within bounds on generated hostile schemas (fan-out, depth, cycles, unions, patterns)', () => {
     fc.assert(

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { GoogleGenAI, type ToolListUnion } from '@google/genai'
+import type { ToolListUnion } from '@google/genai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { convertJsonSchemaToGeminiSchema } from '../../src/adapters/gemini-schema/convert-json-schema-to-gemini-schema.js'
 import { toAnthropic } from '../../src/adapters/to-anthropic.js'
@@ -11,6 +11,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { renamedProperties } from '../../src/tool/property-names.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
 import { geminiSubsetProblems, geminiToolsProblems } from '../support/gemini-subset.js'
+import { genaiFor } from '../support/scripted-gemini.js'
 
 // What an "any value" node lowers to: every kind Gemini can say, each typed, an array holding any scalar or
 // object; a description goes on each branch.
@@ -1098,7 +1099,7 @@ describe('toGemini through the real @google/genai SDK', () => {
   })
 
   it('sends every corpus declaration inside the subset, and leaves our result and the tools untouched', async () => {
-    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+    const ai = genaiFor(baseUrl)
     const tools = corpus.map(({ tool }) => tool)
     const before = structuredClone(tools.map((tool) => tool.inputSchema))
     const declarations = toGemini(tools)
@@ -1119,7 +1120,7 @@ describe('toGemini through the real @google/genai SDK', () => {
   })
 
   it('pins the body the SDK sends for one tool', async () => {
-    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+    const ai = genaiFor(baseUrl)
     const search = toolWith('search', {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',

@@ -8,6 +8,7 @@ import { convertJsonSchemaToOpenAIStrictSchema } from '../../src/adapters/openai
 import { toAISDK } from '../../src/adapters/to-ai-sdk.js'
 import { toOpenAI } from '../../src/adapters/to-openai.js'
 import { createClient } from '../../src/client/create-client.js'
+import { withToolkit } from '../../src/provider-form/with-toolkit.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
@@ -295,17 +296,19 @@ describe('strict mode over the wire', () => {
     }
   })
 
-  describe('createClient({ strict: true, logger })', () => {
+  describe('createClient and withToolkit with { strict: true, logger }', () => {
     afterEach(() => {
       vi.restoreAllMocks()
     })
 
     it.each([
-      { given: 'a logger', clientLogger: true },
-      { given: 'no logger', clientLogger: false },
+      { entry: 'createClient', given: 'a logger', clientLogger: true },
+      { entry: 'createClient', given: 'no logger', clientLogger: false },
+      { entry: 'withToolkit', given: 'a logger', clientLogger: true },
+      { entry: 'withToolkit', given: 'no logger', clientLogger: false },
     ])(
-      'with $given: a tool strict mode cannot take is warned about to the toolkit’s logger and the client’s, never the console',
-      async ({ clientLogger }) => {
+      '$entry with $given: a tool strict mode cannot take is warned about to the toolkit’s logger and the given one, never the console',
+      async ({ entry, clientLogger }) => {
         const server = await startScriptedServer({
           protocol: openaiChatProtocol,
           script: [{ type: 'reply', text: 'done' }],
@@ -319,12 +322,10 @@ describe('strict mode over the wire', () => {
             logger: { warn: (message) => toolkitWarnings.push(message) },
           })
           const model = createOpenAI({ baseURL: server.url, apiKey: 'k' }).chat('gpt-scripted')
-          const client = createClient({
-            model,
-            strict: true,
-            ...(clientLogger && { logger: { warn: (message: string) => clientWarnings.push(message) } }),
-          })
-          await client.run('go', { toolkit })
+          const logger = { warn: (message: string) => clientWarnings.push(message) }
+          const options = { strict: true, ...(clientLogger && { logger }) }
+          if (entry === 'createClient') await createClient({ model, ...options }).run('go', { toolkit })
+          else await generateText({ model: withToolkit(model, { toolkit, ...options }), prompt: 'go' })
           const warning =
             'Tool "free" is sent without OpenAI strict mode: the arguments.x allows any value; strict mode needs a type.'
           expect(toolkitWarnings).toStrictEqual([warning])

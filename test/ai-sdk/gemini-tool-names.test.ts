@@ -1,68 +1,27 @@
 // A tool name Gemini refuses (a digit first) over `@ai-sdk/google`: the Google provider sends the function
 // declarations to Gemini as they are, so the transport declares the name Gemini takes and gives the
 // model's calls their own name back. The scripted endpoint answers 400 for a name Gemini would refuse.
-import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
-import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { googleProtocol } from '../support/scripted-google.js'
+import {
+  declaredNames,
+  googleModel as gemini,
+  googleEndpoints,
+  historyNames,
+  onePassword,
+  weather,
+} from '../support/gemini-refused-names.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
-import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
+import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
 
-const onePassword = defineTool({
-  name: '1password_get_item',
-  description: 'Reads an item from the vault.',
-  inputSchema: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
-  execute: ({ item }) => `secret of ${item}`,
-})
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'Weather for a city.',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  execute: ({ city }) => `sunny in ${city}`,
-})
-
-const SCRIPT: ScriptStep[] = [
-  {
-    type: 'reply',
-    toolCalls: [
-      { id: 'ignored', name: '_1password_get_item', arguments: '{"item":"github"}' },
-      { id: 'ignored', name: 'get_weather', arguments: '{"city":"Pune"}' },
-    ],
-  },
-  { type: 'reply', text: 'done' },
-]
-
-let servers: ScriptedServer[] = []
+const servers: ScriptedServer[] = []
 afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()))
-  servers = []
+  await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function serve(protocol = googleProtocol): Promise<ScriptedServer> {
-  const server = await startScriptedServer({ protocol, script: SCRIPT })
-  servers.push(server)
-  return server
-}
-
-function gemini(server: ScriptedServer) {
-  return createGoogleGenerativeAI({ baseURL: server.url, apiKey: 'test-key' })('gemini-2.5-flash')
-}
-
-type Part = { functionCall?: { name: string }; functionResponse?: { name: string } }
-
-/** Every function name in a request's history, in order. */
-function historyNames(server: ScriptedServer, request: number): string[] {
-  const contents: Array<{ parts: Part[] }> = server.requests[request]?.body.contents ?? []
-  return contents.flatMap((content) =>
-    content.parts.flatMap((part) => {
-      const name = part.functionCall?.name ?? part.functionResponse?.name
-      return name === undefined ? [] : [name]
-    }),
-  )
-}
+const serve = googleEndpoints()
 
 describe('a tool name that starts with a digit, over @ai-sdk/google', () => {
   it.each(['run', 'stream'] as const)(
@@ -76,11 +35,7 @@ describe('a tool name that starts with a digit, over @ai-sdk/google', () => {
           ? await client.run('read it', { toolkit })
           : await client.stream('read it', { toolkit }).result
       expect(server.requests).toHaveLength(2)
-      const declared = server.requests[0]?.body.tools?.[0]?.functionDeclarations
-      expect(declared?.map((declaration: { name: string }) => declaration.name)).toStrictEqual([
-        '_1password_get_item',
-        'get_weather',
-      ])
+      expect(declaredNames(server, 0)).toStrictEqual(['_1password_get_item', 'get_weather'])
       expect(result.text).toBe('done')
       expect(
         result.toolCalls.map((call) => ({ name: call.name, output: call.output, isError: call.isError })),

@@ -1,10 +1,10 @@
-import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import type { RunEvent, RunState } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import {
+  genaiFor,
   modelReply,
   type ScriptedGemini,
   startScriptedGemini,
@@ -20,10 +20,7 @@ afterEach(async () => {
 })
 
 function clientFor(server: ScriptedGemini) {
-  const genai = new GoogleGenAI({
-    apiKey: 'test-key',
-    httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
-  })
+  const genai = genaiFor(server.baseUrl)
   return createClient({ genai, model: MODEL, retries: 0 })
 }
 

@@ -2,7 +2,6 @@
 // `system` option, over the real SDKs: the AI SDK's mock model, and @google/genai against the scripted
 // Gemini endpoint.
 import { fileURLToPath } from 'node:url'
-import { GoogleGenAI } from '@google/genai'
 import { convertToModelMessages } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,7 +10,7 @@ import { toGenAIUserContent } from '../../src/client/to-genai-user-content.js'
 import { ConfigError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 
 const SKILLS_DIR = fileURLToPath(new URL('../fixtures/skills', import.meta.url))
 
@@ -22,10 +21,7 @@ afterEach(async () => {
 })
 
 function genaiClient(server: ScriptedGemini, system?: string) {
-  const genai = new GoogleGenAI({
-    apiKey: 'test-key',
-    httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
-  })
+  const genai = genaiFor(server.baseUrl)
   return createClient({
     genai,
     model: 'gemini-2.5-flash',

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net'
-import { ApiError, GoogleGenAI } from '@google/genai'
+import { ApiError } from '@google/genai'
 import { describe, expect, it } from 'vitest'
 import { classifyGenAIError } from '../../src/genai/classify-genai-error.js'
+import { genaiFor } from '../support/scripted-gemini.js'
 
 /** An ApiError as the SDK builds it from a Gemini error body. */
 function apiError(status: number, details?: unknown[]): ApiError {
@@ -65,10 +66,7 @@ describe('classifyGenAIError', () => {
         probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
       })
     })
-    const genai = new GoogleGenAI({
-      apiKey: 'test',
-      httpOptions: { baseUrl: `http://127.0.0.1:${port}`, apiVersion: 'v1beta' },
-    })
+    const genai = genaiFor(`http://127.0.0.1:${port}`)
     const error = await genai.models
       .generateContent({ model: 'm', contents: 'hi' })
       .catch((failure: unknown) => failure)

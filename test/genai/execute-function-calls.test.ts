@@ -1,11 +1,11 @@
-import { ApiError, type Content, GoogleGenAI, type ToolListUnion } from '@google/genai'
+import { ApiError, type Content, type ToolListUnion } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toGemini } from '../../src/adapters/to-gemini.js'
 import { executeFunctionCalls } from '../../src/genai/execute-function-calls.js'
 import { toGenAITools } from '../../src/genai/to-genai-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { createGeminiPlanner } from '../support/scripted-gemini-planner.js'
 
 const MODEL = 'gemini-2.5-flash'
@@ -14,10 +14,6 @@ afterEach(async () => {
   await server?.close()
   server = undefined
 })
-
-function genaiFor(gemini: ScriptedGemini): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' } })
-}
 
 const weather = defineTool({
   name: 'get_weather',
@@ -41,7 +37,7 @@ const explode = defineTool({
 describe('executeFunctionCalls in a hand-written generateContent loop', () => {
   it('runs the loop: the model turn appended verbatim, the answers as one user turn', async () => {
     server = await startScriptedGemini({ script: createGeminiPlanner() })
-    const ai = genaiFor(server)
+    const ai = genaiFor(server.baseUrl)
     await using toolkit = await createToolkit({ tools: [weather] })
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Chennai?' }] }]
     let text: string | undefined
@@ -79,7 +75,7 @@ describe('executeFunctionCalls in a hand-written generateContent loop', () => {
 
   it('a model turn rebuilt from response.functionCalls loses the signature, and Gemini refuses it', async () => {
     server = await startScriptedGemini({ script: createGeminiPlanner() })
-    const ai = genaiFor(server)
+    const ai = genaiFor(server.baseUrl)
     await using toolkit = await createToolkit({ tools: [weather] })
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'Weather in Paris?' }] }]
     const response = await ai.models.generateContent({
@@ -174,7 +170,7 @@ describe('toGenAITools', () => {
     )
     const before = structuredClone(tools)
     server = await startScriptedGemini({ script: [modelReply([{ text: 'ok' }])] })
-    await genaiFor(server).models.generateContent({ model: MODEL, contents: 'hi', config: { tools } })
+    await genaiFor(server.baseUrl).models.generateContent({ model: MODEL, contents: 'hi', config: { tools } })
     // The SDK upper-cases types on the wire, and keeps the int64 limit as given.
     expect(server.requests[0]?.body.tools?.[0]?.functionDeclarations?.[0]?.parameters).toStrictEqual({
       type: 'OBJECT',

@@ -1,6 +1,5 @@
 // A tool name Gemini refuses (it wants a letter or an underscore first, as @google/genai's typings say) is
 // declared with `_` before it; the model's call under that name runs the tool, and doctor says so.
-import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toGemini } from '../../src/adapters/to-gemini.js'
 import { createClient } from '../../src/client/create-client.js'
@@ -8,7 +7,7 @@ import { diagnoseTools } from '../../src/doctor/diagnose-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { geminiToolName } from '../../src/tool/names.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 
 const onePassword = defineTool({
   name: '1password_get_item',
@@ -57,10 +56,7 @@ describe('a tool name that starts with a digit, for Gemini', () => {
       ],
     })
     await using toolkit = await createToolkit({ tools: [onePassword] })
-    const genai = new GoogleGenAI({
-      apiKey: 'test-key',
-      httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
-    })
+    const genai = genaiFor(server.baseUrl)
     const result = await createClient({ genai, model: 'gemini-2.5-flash' }).run('read it', { toolkit })
     const declared = server.requests[0]?.body.tools?.[0]?.functionDeclarations
     expect(declared?.map((declaration: { name: string }) => declaration.name)).toStrictEqual([

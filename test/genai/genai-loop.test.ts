@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { type Content, GoogleGenAI } from '@google/genai'
+import type { Content } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import type { RunEvent } from '../../src/contracts/run-types.js'
@@ -8,6 +8,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import {
   type GeminiPartJson,
+  genaiFor,
   modelReply,
   responseBody,
   type ScriptedGemini,
@@ -30,13 +31,6 @@ afterEach(async () => {
 async function start(script: Parameters<typeof startScriptedGemini>[0]['script']): Promise<ScriptedGemini> {
   server = await startScriptedGemini({ script })
   return server
-}
-
-function genaiFor(gemini: ScriptedGemini): GoogleGenAI {
-  return new GoogleGenAI({
-    apiKey: 'test-key',
-    httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-  })
 }
 
 const add = defineTool({
@@ -88,7 +82,7 @@ describe('createClient({ genai, model }).run', () => {
     ]
     const gemini = await start([modelReply(firstTurn), modelReply([{ text: 'Sums: 3 and 7.' }])])
     const toolkit = await toolkitOf({ tools: [add, explode] })
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
 
     const result = await client.run('Add 1+2 and 3+4.', { toolkit })
 
@@ -225,7 +219,9 @@ describe('createClient({ genai, model }).run', () => {
       modelReply([{ text: 'ok' }]),
     ])
     const toolkit = await toolkitOf({ tools: [slowAdd] })
-    const result = await createClient({ genai: genaiFor(gemini), model: MODEL }).run('sums', { toolkit })
+    const result = await createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL }).run('sums', {
+      toolkit,
+    })
 
     const answers = (index: number, content: number) =>
       gemini.requests[index]?.body.contents[content]?.parts?.map((part) => part.functionResponse)
@@ -248,7 +244,7 @@ describe('createClient({ genai, model }).run', () => {
       modelReply([{ text: 'b' }]),
       modelReply([{ text: 'c' }]),
     ])
-    const genai = genaiFor(gemini)
+    const genai = genaiFor(gemini.baseUrl)
     await createClient({ genai, model: MODEL }).run('no toolkit')
     await createClient({ genai, model: MODEL, system: 'Be brief.' }).run('empty toolkit', {
       toolkit: await toolkitOf({}),
@@ -279,7 +275,7 @@ describe('createClient({ genai, model }).run', () => {
       modelReply([{ text: 'still four' }]),
     ])
     const toolkit = await toolkitOf({ tools: [add] })
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
     const first = await client.ask('2+2?', { id: 'c1', toolkit })
     const second = await client.ask('sure?', { id: 'c1', toolkit })
     expect(first.messages).toHaveLength(4)
@@ -297,9 +293,12 @@ describe('createClient({ genai, model }).run', () => {
       modelReply([{ functionCall: { args: { a: n, b: n }, name: 'add' }, thoughtSignature: `bSR7${n}` }])
     const gemini = await start([call(1), call(2), call(3), call(4)])
     const toolkit = await toolkitOf({ tools: [add] })
-    const result = await createClient({ genai: genaiFor(gemini), model: MODEL, maxTurns: 2 }).run('loop', {
-      toolkit,
-    })
+    const result = await createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL, maxTurns: 2 }).run(
+      'loop',
+      {
+        toolkit,
+      },
+    )
     expect(result.status).toBe('max-turns')
     expect(result.turns).toBe(2)
     expect(gemini.requests).toHaveLength(2)
@@ -321,7 +320,7 @@ describe('createClient({ genai, model }).run', () => {
       },
       modelReply([{ text: 'second try' }]),
     ])
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
     const first = await client.run('hi')
     expect(first.finishReason).toBe('length')
     expect(first.text).toBe('')
@@ -349,7 +348,7 @@ describe('whatever the model sends, the run goes on', () => {
       },
     ])
     const toolkit = await toolkitOf({ tools: [add] })
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
     const result = await client.run('?', { toolkit })
     expect(gemini.requests[1]?.body.contents[2]?.parts).toStrictEqual([
       { functionResponse: { name: '', response: { error: expect.any(String) } } },
@@ -371,7 +370,7 @@ describe('whatever the model sends, the run goes on', () => {
       modelReply([{ text: 'Hi' }, { text: '' }, { text: '', thoughtSignature: 'ZW1wdHk=' }]),
       modelReply([{ text: 'again' }]),
     ])
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
     const first = await client.run('hello')
     expect(first.messages[1]).toStrictEqual({
       role: 'model',
@@ -392,7 +391,7 @@ describe('whatever the model sends, the run goes on', () => {
     const toolkit = await toolkitOf({ tools: [add, explode] })
     const responses: unknown[] = []
     const client = createClient({
-      genai: genaiFor(gemini),
+      genai: genaiFor(gemini.baseUrl),
       model: MODEL,
       hooks: {
         beforeModel: ({ tools, turn }) =>
@@ -452,7 +451,7 @@ describe('createClient({ genai, model }).stream', () => {
       modelReply([{ text: 'yes' }]),
     ])
     const toolkit = await toolkitOf({ tools: [add] })
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
 
     const events: Array<RunEvent<Content>> = []
     for await (const event of client.stream('5+6?', { toolkit })) events.push(event)
@@ -508,7 +507,7 @@ describe('retries and aborts over @google/genai', () => {
       modelReply([{ text: 'finally' }]),
     ])
     const client = createClient({
-      genai: genaiFor(gemini),
+      genai: genaiFor(gemini.baseUrl),
       model: MODEL,
       retries: { maxRetries: 2, initialDelayMs: 1 },
     })
@@ -526,7 +525,7 @@ describe('retries and aborts over @google/genai', () => {
       { kind: 'error', status: 400, message: 'bad request' },
     ])
     const client = createClient({
-      genai: genaiFor(gemini),
+      genai: genaiFor(gemini.baseUrl),
       model: MODEL,
       retries: { maxRetries: 1, initialDelayMs: 1 },
     })
@@ -542,7 +541,7 @@ describe('retries and aborts over @google/genai', () => {
 
   it('aborts a hanging generateContent promptly with an AbortError and does not retry it', async () => {
     const gemini = await start([{ kind: 'hang' }, modelReply([{ text: 'never asked' }])])
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
     const controller = new AbortController()
     const running = client.run('hi', { signal: controller.signal })
     await waitFor(() => gemini.requests.length === 1)
@@ -574,7 +573,7 @@ describe('retries and aborts over @google/genai', () => {
         }),
     })
     const toolkit = await toolkitOf({ tools: [wait] })
-    const client = createClient({ genai: genaiFor(gemini), model: MODEL })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: MODEL })
 
     const controller = new AbortController()
     const running = client.run('wait', { toolkit, signal: controller.signal })

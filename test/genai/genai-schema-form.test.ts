@@ -1,11 +1,10 @@
 // How the genai client sends tool schemas: lowered `parameters` (the default, with a type on every node, as
 // Gemini insists), or each JSON Schema unchanged as `parametersJsonSchema` with `schema: 'json'`.
-import { GoogleGenAI } from '@google/genai'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import type { Tool } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 
 // Every "any value" shape Gemini refuses untyped: free-form, `true`, description only, an array without
 // items, a tuple position `{}`, a `$ref` to an untyped definition.
@@ -32,10 +31,6 @@ const loose: Tool = {
   execute: async (args) => ({ output: JSON.stringify(args), isError: false }),
 }
 
-function genaiFor(gemini: ScriptedGemini): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' } })
-}
-
 describe('the genai client’s tool schemas', () => {
   it('sends lowered parameters Gemini accepts (a type on every node) and runs the call', async () => {
     await using gemini = await startScriptedGemini({
@@ -47,7 +42,7 @@ describe('the genai client’s tool schemas', () => {
       ],
     })
     await using toolkit = await createToolkit({ tools: [loose] })
-    const client = createClient({ genai: genaiFor(gemini), model: 'gemini-2.5-flash' })
+    const client = createClient({ genai: genaiFor(gemini.baseUrl), model: 'gemini-2.5-flash' })
     const result = await client.run('go', { toolkit })
     expect(result.text).toBe('done')
     expect(result.toolCalls.map((call) => call.output)).toStrictEqual([
@@ -61,7 +56,11 @@ describe('the genai client’s tool schemas', () => {
   it("with schema: 'json', sends each JSON Schema unchanged as parametersJsonSchema", async () => {
     await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'done' }])] })
     await using toolkit = await createToolkit({ tools: [loose] })
-    const client = createClient({ genai: genaiFor(gemini), model: 'gemini-2.5-flash', schema: 'json' })
+    const client = createClient({
+      genai: genaiFor(gemini.baseUrl),
+      model: 'gemini-2.5-flash',
+      schema: 'json',
+    })
     await client.run('go', { toolkit })
     const declaration = gemini.requests[0]?.body.tools?.[0]?.functionDeclarations?.[0] as Record<
       string,

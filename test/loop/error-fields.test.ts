@@ -1,10 +1,9 @@
 // The fields callers branch on: AbortError.reason (and timeoutMs), ModelCallError.statusCode and attempts,
 // over the real SDKs against scripted endpoints.
-import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import { AbortError, ModelCallError } from '../../src/errors.js'
-import { type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { provider } from './support.js'
 
@@ -99,10 +98,7 @@ describe('ModelCallError.statusCode and attempts', () => {
       ],
     })
     servers.push(gemini)
-    const genai = new GoogleGenAI({
-      apiKey: 'test-key',
-      httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-    })
+    const genai = genaiFor(gemini.baseUrl)
     const client = createClient({ genai, model: 'gemini-2.5-flash', retries: { ...FAST, maxRetries: 1 } })
     const error = await rejection(client.run('Hi'))
     expect(error).toMatchObject({ statusCode: 429, attempts: 2 })

@@ -1,7 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
-import { GoogleGenAI } from '@google/genai'
 import type { LanguageModel } from 'ai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
@@ -9,7 +8,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { chatThrough } from '../next/ui-stream.js'
 import { anthropicProtocol } from '../support/scripted-anthropic.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { googleProtocol } from '../support/scripted-google.js'
 import { openaiChatProtocol, openaiResponsesProtocol } from '../support/scripted-openai.js'
 import {
@@ -171,10 +170,7 @@ describe('an image from an MCP tool reaches the model in each provider’s own f
           modelReply([{ text: 'A tiny picture.' }]),
         ],
       })
-      const genai = new GoogleGenAI({
-        apiKey: 'k',
-        httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-      })
+      const genai = genaiFor(gemini.baseUrl)
       await createClient({ genai, model }).run('Draw.', { toolkit })
       return gemini.requests[1]?.body.contents.at(-1)
     }

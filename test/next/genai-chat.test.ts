@@ -2,7 +2,6 @@
 // driven the way the browser drives it (useChat's transport, readUIMessageStream). The transcript is
 // Gemini Contents in both modes; what the browser sees is the same UI message stream as with the AI SDK.
 
-import { GoogleGenAI } from '@google/genai'
 import type { UIMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -18,6 +17,7 @@ import { startRedisServer } from '../support/redis-server.js'
 import {
   type GeminiPartJson,
   type GeminiReply,
+  genaiFor,
   type RecordedGeminiRequest,
   type ScriptedGemini,
   startScriptedGemini,
@@ -66,10 +66,7 @@ async function start(script: Array<GeminiReply | ((request: RecordedGeminiReques
 }
 
 function clientFor(server: ScriptedGemini, system?: string) {
-  const genai = new GoogleGenAI({
-    apiKey: 'test-key',
-    httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
-  })
+  const genai = genaiFor(server.baseUrl)
   return createClient({ genai, model: MODEL, retries: 0, ...(system === undefined ? {} : { system }) })
 }
 

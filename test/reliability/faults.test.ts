@@ -4,7 +4,6 @@
 // rejects the run. Each run ends or goes on that way, with no unhandled rejection, no orphan process, no lost tool result.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { GoogleGenAI } from '@google/genai'
 import type { ModelMessage } from 'ai'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
@@ -18,7 +17,7 @@ import { startHttpFixture } from '../fixtures/mcp/http-server.mjs'
 import { startRecordingServer } from '../http/recording-server.js'
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer, waitFor } from '../mcp/mcp-fixtures.js'
-import { modelReply, startScriptedGemini, streamReply } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, startScriptedGemini, streamReply } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type RecordedRequest, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { captureUnhandled, expectEveryCallAnswered, settle, type UnhandledCapture } from './support.js'
@@ -482,8 +481,7 @@ describe('an abort mid-stream', () => {
 })
 
 describe('the @google/genai endpoint failing', () => {
-  const genaiAt = (baseUrl: string) =>
-    new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+  const genaiAt = (baseUrl: string) => genaiFor(baseUrl)
   const echo = defineTool({
     name: 'echo',
     description: 'Echoes.',

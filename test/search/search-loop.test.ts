@@ -1,12 +1,12 @@
 // The loop with tool search on: the first request declares the always-loaded tools and `search_tools`,
 // the model searches, the tools found are appended from the next request on, and it calls one of them.
 import { createOpenAI } from '@ai-sdk/openai'
-import { GoogleGenAI } from '@google/genai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import {
   type GeminiReply,
+  genaiFor,
   modelReply,
   type RecordedGeminiRequest,
   type ScriptedGemini,
@@ -110,10 +110,7 @@ describe('tool search in the genai loop', () => {
     }
     const gemini: ScriptedGemini = await startScriptedGemini({ script })
     closers.push(() => gemini.close())
-    const genai = new GoogleGenAI({
-      apiKey: 'k',
-      httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' },
-    })
+    const genai = genaiFor(gemini.baseUrl)
     const client = createClient({ genai, model: 'gemini-2.5-flash' })
     const result = await client.run('How is NVDA doing?', { toolkit: await searchingToolkit() })
     expect(result.toolCalls.map((call) => call.name)).toStrictEqual([

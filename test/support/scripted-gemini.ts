@@ -11,6 +11,7 @@
 // outside Gemini's Schema subset (a node without a `type`: "type: must be specified", an unknown key …).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { GoogleGenAI } from '@google/genai'
 import { geminiSubsetProblems } from './gemini-subset.js'
 
 /** A JSON object as it goes over the wire. */
@@ -107,6 +108,17 @@ export interface ScriptedGemini extends AsyncDisposable {
   close(): Promise<void>
 }
 
+/**
+ * A `@google/genai` client of the Gemini API at `baseUrl` (a scripted server's), with the `v1beta` API
+ * version the loop's features need and a test key.
+ *
+ * @example
+ * const client = createClient({ genai: genaiFor(gemini.baseUrl), model: 'gemini-2.5-flash' })
+ */
+export function genaiFor(baseUrl: string): GoogleGenAI {
+  return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl, apiVersion: 'v1beta' } })
+}
+
 const GEMINI_ROUTE = /^\/([^/]+)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/
 const VERTEX_ROUTE =
   /^\/([^/]+)\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/google\/models\/([^/:]+):(generateContent|streamGenerateContent)$/
@@ -116,7 +128,7 @@ const VERTEX_ROUTE =
  *
  * @example
  * await using gemini = await startScriptedGemini({ script: [modelReply([{ text: 'Hi' }])] })
- * const genai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: gemini.baseUrl, apiVersion: 'v1beta' } })
+ * const genai = genaiFor(gemini.baseUrl)
  */
 export async function startScriptedGemini(options: { script: GeminiScript }): Promise<ScriptedGemini> {
   const requests: RecordedGeminiRequest[] = []

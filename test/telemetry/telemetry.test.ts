@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createOpenAI } from '@ai-sdk/openai'
-import { GoogleGenAI } from '@google/genai'
+import type { GoogleGenAI } from '@google/genai'
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { createClient } from '../../src/client/create-client.js'
 import { ConfigError, ModelCallError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
-import { modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type Script, type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
 import { describeSpan, type RecordingTelemetry, startRecording } from './support.js'
@@ -74,10 +74,7 @@ function openaiModel(server: ScriptedServer) {
 }
 
 function genaiOf(server: ScriptedGemini): GoogleGenAI {
-  return new GoogleGenAI({
-    apiKey: 'test-key',
-    httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
-  })
+  return genaiFor(server.baseUrl)
 }
 
 /** The spans of one run, parents first, siblings by start time and name. */

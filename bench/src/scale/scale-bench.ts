@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createToolkit, defineTool, type Tool, type Toolkit } from 'toolnexus'
 import { median } from '../harness/stats.js'
+import { syntheticToolDefinitions } from './synthetic-tools.js'
 
 export interface ScaleConfig {
   quick: boolean
@@ -46,31 +47,7 @@ async function time<T>(work: () => Promise<T> | T): Promise<{ value: T; ms: numb
 }
 
 function makeTools(count: number): Tool[] {
-  return Array.from({ length: count }, (_, index) =>
-    defineTool({
-      name: `tool_${String(index).padStart(4, '0')}`,
-      description: `Synthetic tool number ${index}: looks up a record and returns a summary of it.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: { type: 'string', description: 'The record id.' },
-          limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-          mode: { type: 'string', enum: ['fast', 'full'] },
-          filter: {
-            type: 'object',
-            properties: {
-              tags: { type: 'array', items: { type: 'string' } },
-              since: { type: ['string', 'null'] },
-            },
-            additionalProperties: false,
-          },
-        },
-        required: ['id'],
-        additionalProperties: false,
-      },
-      execute: ({ id }) => `record ${String(id)}`,
-    }),
-  )
+  return syntheticToolDefinitions(count).map((definition) => defineTool(definition))
 }
 
 async function conversion(config: ScaleConfig): Promise<ConversionFigures> {

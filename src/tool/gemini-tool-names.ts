@@ -1,16 +1,17 @@
-import { geminiToolName } from '../tool/names.js'
-import type { Tool } from '../tool/types.js'
+import { geminiToolName } from './names.js'
+import type { Tool } from './types.js'
 
 /**
  * Whether a model's provider, by the name its AI SDK package gives it, hands tool names to Gemini as they
- * are: `google.generative-ai` (`@ai-sdk/google`) and `google.vertex.chat` (`@ai-sdk/google-vertex`) do.
+ * are: `google.generative-ai` (`@ai-sdk/google`) and `google.vertex.chat` (`@ai-sdk/google-vertex`) do, and
+ * so does plain `google`.
  *
  * @example
  * sendsNamesToGemini('google.generative-ai') // true
  * sendsNamesToGemini('openai.chat')          // false
  */
 export function sendsNamesToGemini(provider: string): boolean {
-  return /^google\./.test(provider)
+  return /^google(\.|$)/.test(provider)
 }
 
 const EMPTY: ReadonlyMap<string, string> = new Map()
@@ -38,4 +39,17 @@ export function ownNamesByGeminiName(tools: readonly Tool[]): ReadonlyMap<string
     cache.set(tools, names)
   }
   return names
+}
+
+/**
+ * The name a tool goes to Gemini under, given the list's `ownNamesByGeminiName`: the Gemini name where the
+ * tool is renamed, else its own.
+ *
+ * @example
+ * sentToGemini('1password_get_item', ownNamesByGeminiName(tools)) // '_1password_get_item'
+ */
+export function sentToGemini(name: string, ownNames: ReadonlyMap<string, string>): string {
+  if (ownNames.size === 0) return name
+  const sent = geminiToolName(name)
+  return ownNames.get(sent) === name ? sent : name
 }
