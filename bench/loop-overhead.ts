@@ -17,6 +17,7 @@
 //     [--only sequential|concurrent|allocation] [--library node_modules/.cache/main/src]
 
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { PerformanceObserver, performance } from 'node:perf_hooks'
@@ -24,6 +25,7 @@ import { pathToFileURL } from 'node:url'
 import { createOpenAI } from '@ai-sdk/openai'
 import { benchOption, type Contender, runSideBySide } from './side-by-side.js'
 import { type OpenAIRequest, openAIReply } from './src/endpoint/scripted-model.js'
+import { bareDoGenerateRun } from './src/impls/floor-do-generate.js'
 import {
   CITY_JSON_SCHEMA,
   cityOf,
@@ -70,52 +72,17 @@ function toolOutput(name: string, args: unknown): string {
 
 type CallOptions = Parameters<ReturnType<typeof model>['doGenerate']>[0]
 
-/** The floor: the same model's `doGenerate` in a loop, the tools called by hand. */
+/** The floor: `npm run bench`'s bare `doGenerate` loop, over this model and the tools called in process. */
 function bareLoop(): Contender {
   const chat = model()
-  const tools: CallOptions['tools'] = [WEATHER_TOOL, TIME_TOOL].map((tool) => ({
+  const tools: NonNullable<CallOptions['tools']> = [WEATHER_TOOL, TIME_TOOL].map((tool) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
     inputSchema: CITY_JSON_SCHEMA as never,
   }))
-  return {
-    name: 'bare doGenerate loop',
-    async run() {
-      const prompt: CallOptions['prompt'] = [
-        { role: 'system', content: SYSTEM },
-        { role: 'user', content: [{ type: 'text', text: PROMPT }] },
-      ]
-      for (let turn = 0; turn < 10; turn++) {
-        const result = await chat.doGenerate({ prompt, tools })
-        const calls = result.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
-        if (calls.length === 0) return result.content.map((part) => (part.type === 'text' ? part.text : ''))
-        const parsed = calls.map((call) => JSON.parse(call.input) as unknown)
-        const outputs = await Promise.all(
-          calls.map(async (call, index) => toolOutput(call.toolName, parsed[index])),
-        )
-        prompt.push({
-          role: 'assistant',
-          content: calls.map((call, index) => ({
-            type: 'tool-call',
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            input: parsed[index],
-          })),
-        })
-        prompt.push({
-          role: 'tool',
-          content: calls.map((call, index) => ({
-            type: 'tool-result',
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            output: { type: 'text', value: outputs[index] as string },
-          })),
-        })
-      }
-      throw new Error('no answer after 10 turns')
-    },
-  }
+  const callTool = async (name: string, args: unknown) => toolOutput(name, args)
+  return { name: 'bare doGenerate loop', run: () => bareDoGenerateRun(chat, tools, callTool) }
 }
 
 async function toolnexusLoop(library: Library): Promise<Contender> {
@@ -252,7 +219,11 @@ function allocationInChild(): void {
 const library: Library =
   libraryDir === ''
     ? await import('../src/index.js')
-    : await import(pathToFileURL(resolve(libraryDir, 'index.ts')).href)
+    : await import(
+        pathToFileURL(
+          resolve(libraryDir, existsSync(resolve(libraryDir, 'index.js')) ? 'index.js' : 'index.ts'),
+        ).href
+      )
 const contenders = [bareLoop(), await toolnexusLoop(library)]
 process.stdout.write(
   `load average ${loadavg()
