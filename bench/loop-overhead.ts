@@ -6,20 +6,26 @@
 //   sequential   runs one after another, batches rotating (`runSideBySide`)
 //   concurrent   `--concurrency` runs at once (100 by default), the two loops taking turns round after
 //                round; the figure is toolnexus's throughput over the bare loop's, the median of the
-//                per-round ratios
+//                per-round ratios, with the share of each loop's time spent in garbage collection
+//   allocation   bytes each run allocates, heap used before and after batches of runs with no collection
+//                in between (the script starts itself again with `--expose-gc` and a young generation
+//                large enough for a batch)
 //
 // Run from the repository root:
 //
 //   npx tsx bench/loop-overhead.ts [--rounds 30] [--batch 50] [--concurrency 100] [--waves 5]
-//     [--only sequential|concurrent] [--library node_modules/.cache/main/src]
+//     [--only sequential|concurrent|allocation] [--library node_modules/.cache/main/src]
 
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
-import { performance } from 'node:perf_hooks'
+import { PerformanceObserver, performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { createOpenAI } from '@ai-sdk/openai'
 import { benchOption, type Contender, runSideBySide } from './side-by-side.js'
 import { type OpenAIRequest, openAIReply } from './src/endpoint/scripted-model.js'
+import { bareDoGenerateRun } from './src/impls/floor-do-generate.js'
 import {
   CITY_JSON_SCHEMA,
   cityOf,
@@ -66,52 +72,17 @@ function toolOutput(name: string, args: unknown): string {
 
 type CallOptions = Parameters<ReturnType<typeof model>['doGenerate']>[0]
 
-/** The floor: the same model's `doGenerate` in a loop, the tools called by hand. */
+/** The floor: `npm run bench`'s bare `doGenerate` loop, over this model and the tools called in process. */
 function bareLoop(): Contender {
   const chat = model()
-  const tools: CallOptions['tools'] = [WEATHER_TOOL, TIME_TOOL].map((tool) => ({
+  const tools: NonNullable<CallOptions['tools']> = [WEATHER_TOOL, TIME_TOOL].map((tool) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
     inputSchema: CITY_JSON_SCHEMA as never,
   }))
-  return {
-    name: 'bare doGenerate loop',
-    async run() {
-      const prompt: CallOptions['prompt'] = [
-        { role: 'system', content: SYSTEM },
-        { role: 'user', content: [{ type: 'text', text: PROMPT }] },
-      ]
-      for (let turn = 0; turn < 10; turn++) {
-        const result = await chat.doGenerate({ prompt, tools })
-        const calls = result.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
-        if (calls.length === 0) return result.content.map((part) => (part.type === 'text' ? part.text : ''))
-        const parsed = calls.map((call) => JSON.parse(call.input) as unknown)
-        const outputs = await Promise.all(
-          calls.map(async (call, index) => toolOutput(call.toolName, parsed[index])),
-        )
-        prompt.push({
-          role: 'assistant',
-          content: calls.map((call, index) => ({
-            type: 'tool-call',
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            input: parsed[index],
-          })),
-        })
-        prompt.push({
-          role: 'tool',
-          content: calls.map((call, index) => ({
-            type: 'tool-result',
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            output: { type: 'text', value: outputs[index] as string },
-          })),
-        })
-      }
-      throw new Error('no answer after 10 turns')
-    },
-  }
+  const callTool = async (name: string, args: unknown) => toolOutput(name, args)
+  return { name: 'bare doGenerate loop', run: () => bareDoGenerateRun(chat, tools, callTool) }
 }
 
 async function toolnexusLoop(library: Library): Promise<Contender> {
@@ -143,24 +114,48 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
-/** Runs per second for `waves` waves of `concurrency` runs started at once. */
-async function throughput(contender: Contender): Promise<number> {
+// Garbage collections as the process saw them (start and duration, ms), to share out among the loops.
+const collections: Array<{ start: number; duration: number }> = []
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries())
+    collections.push({ start: entry.startTime, duration: entry.duration })
+})
+
+/** Runs per second for `waves` waves of `concurrency` runs started at once, and the time window. */
+async function throughput(contender: Contender): Promise<{ rate: number; start: number; end: number }> {
   const start = performance.now()
   for (let wave = 0; wave < waves; wave++) {
     await Promise.all(Array.from({ length: concurrency }, () => contender.run()))
   }
-  return (waves * concurrency * 1000) / (performance.now() - start)
+  const end = performance.now()
+  return { rate: (waves * concurrency * 1000) / (end - start), start, end }
+}
+
+/** The share of these windows' time spent in garbage collection. */
+function gcShare(windows: ReadonlyArray<{ start: number; end: number }>): number {
+  let total = 0
+  let collecting = 0
+  for (const { start, end } of windows) {
+    total += end - start
+    for (const gc of collections) if (gc.start >= start && gc.start < end) collecting += gc.duration
+  }
+  return collecting / total
 }
 
 async function concurrentSideBySide(contenders: readonly Contender[]): Promise<void> {
   for (let warm = 0; warm < 5; warm++) for (const contender of contenders) await throughput(contender)
-  const results = contenders.map(() => [] as number[])
+  gcObserver.observe({ entryTypes: ['gc'] })
+  const measured = contenders.map(() => [] as Array<{ rate: number; start: number; end: number }>)
   for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < contenders.length; step++) {
       const index = (round + step) % contenders.length
-      results[index]?.push(await throughput(contenders[index] as Contender))
+      measured[index]?.push(await throughput(contenders[index] as Contender))
     }
   }
+  // The last collections' entries arrive on a later tick.
+  await new Promise((done) => setTimeout(done, 50))
+  gcObserver.disconnect()
+  const results = measured.map((windows) => windows.map((window) => window.rate))
   const reference = results[0] as number[]
   process.stdout.write(
     `loop overhead, ${concurrency} runs at once: ${rounds} rounds × ${waves} waves, medians\n`,
@@ -169,25 +164,80 @@ async function concurrentSideBySide(contenders: readonly Contender[]): Promise<v
     const own = results[index] as number[]
     const ratio = median(own.map((value, round) => value / (reference[round] as number))).toFixed(2)
     process.stdout.write(
-      `  ${contender.name.padEnd(22)} ${median(own).toFixed(0).padStart(6)} runs/s (${ratio}× ${contenders[0]?.name})\n`,
+      `  ${contender.name.padEnd(22)} ${median(own).toFixed(0).padStart(6)} runs/s (${ratio}× ${contenders[0]?.name}), ${(100 * gcShare(measured[index] ?? [])).toFixed(1)} % of the time in GC\n`,
     )
   }
+}
+
+const ALLOCATION_FLAGS = ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64']
+
+/**
+ * Bytes each run allocates: after a full collection, a batch of runs one after another fits in the young
+ * generation, so the heap grows by what the batch allocated. The median over `rounds` batches, the
+ * contenders taking turns.
+ */
+async function allocationSideBySide(contenders: readonly Contender[]): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc as () => void
+  const runs = 50
+  for (let warm = 0; warm < 10; warm++) {
+    for (const contender of contenders) for (let run = 0; run < 100; run++) await contender.run()
+  }
+  const results = contenders.map(() => [] as number[])
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < contenders.length; step++) {
+      const index = (round + step) % contenders.length
+      const contender = contenders[index] as Contender
+      gc()
+      const before = process.memoryUsage().heapUsed
+      for (let run = 0; run < runs; run++) await contender.run()
+      results[index]?.push((process.memoryUsage().heapUsed - before) / runs)
+    }
+  }
+  process.stdout.write(`loop allocation: ${rounds} batches × ${runs} runs one after another, medians\n`)
+  const reference = median(results[0] as number[])
+  for (const [index, contender] of contenders.entries()) {
+    const own = median(results[index] as number[])
+    process.stdout.write(
+      `  ${contender.name.padEnd(22)} ${(own / 1024).toFixed(1).padStart(7)} KB/run (${(own / reference).toFixed(2)}× ${contenders[0]?.name})\n`,
+    )
+  }
+}
+
+/** The allocation figures, from this script started again with the flags they need. */
+function allocationInChild(): void {
+  const args = process.argv.slice(2)
+  const onlyAt = args.indexOf('--only')
+  if (onlyAt !== -1) args.splice(onlyAt, 2)
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, ...ALLOCATION_FLAGS, process.argv[1] as string, ...args, '--only', 'allocation'],
+    { stdio: 'inherit' },
+  )
+  if (child.status !== 0) throw new Error(`bench: the allocation run failed (${child.status})`)
 }
 
 const library: Library =
   libraryDir === ''
     ? await import('../src/index.js')
-    : await import(pathToFileURL(resolve(libraryDir, 'index.ts')).href)
+    : await import(
+        pathToFileURL(
+          resolve(libraryDir, existsSync(resolve(libraryDir, 'index.js')) ? 'index.js' : 'index.ts'),
+        ).href
+      )
 const contenders = [bareLoop(), await toolnexusLoop(library)]
 process.stdout.write(
   `load average ${loadavg()
     .map((value) => value.toFixed(2))
     .join(' ')}\n`,
 )
-if (only !== 'concurrent') {
+if (only === '' || only === 'sequential') {
   await runSideBySide({ title: 'loop overhead, sequential', contenders, rounds, batchSize })
 }
-if (only !== 'sequential') await concurrentSideBySide(contenders)
+if (only === '' || only === 'concurrent') await concurrentSideBySide(contenders)
+if (only === '' || only === 'allocation') {
+  if (typeof (globalThis as { gc?: unknown }).gc === 'function') await allocationSideBySide(contenders)
+  else allocationInChild()
+}
 process.stdout.write(
   `load average ${loadavg()
     .map((value) => value.toFixed(2))

@@ -3,6 +3,7 @@
 //   npm run bench -- --quick            a smoke run (about a minute on an idle machine)
 //   npm run bench -- --only toolnexus-ai-sdk,floor-do-generate --skip-scale
 //   npm run bench -- --skip-durable      without the durable-run figures (bench/durable-overhead.ts)
+//   npm run bench -- --skip-loop-overhead without the in-process loop figures (bench/loop-overhead.ts)
 // BENCH_SKIP_LIBRARY_BUILD=1 reuses the library's current dist/.
 
 import { spawnSync } from 'node:child_process'
@@ -34,11 +35,24 @@ if (process.env.BENCH_SKIP_LIBRARY_BUILD !== '1') {
 run(process.execPath, [join(benchDir, 'scripts', 'build.mjs')], benchDir)
 const given = process.argv.slice(2)
 const skipDurable = given.includes('--skip-durable')
+const skipLoopOverhead = given.includes('--skip-loop-overhead')
+const own = new Set(['--skip-durable', '--skip-loop-overhead'])
 run(
   process.execPath,
-  [join(benchDir, 'dist', 'run-bench.js'), ...given.filter((arg) => arg !== '--skip-durable')],
+  [join(benchDir, 'dist', 'run-bench.js'), ...given.filter((arg) => !own.has(arg))],
   benchDir,
 )
+// The loop against the bare doGenerate loop in one process, taking turns: one run after another, 100 runs
+// at once (with each loop's share of time in garbage collection), and the bytes each run allocates. Over
+// the library as built, the real @ai-sdk/openai provider and an in-memory fetch.
+if (!skipLoopOverhead) {
+  const quick = given.includes('--quick') ? ['--rounds', '6'] : []
+  run(
+    process.execPath,
+    ['--import', 'tsx', join(benchDir, 'loop-overhead.ts'), '--library', join(libraryDir, 'dist'), ...quick],
+    libraryDir,
+  )
+}
 // The durable-run figures (per-step cost on a local Postgres, kill → finish): Postgres binaries needed.
 if (!skipDurable) {
   const quick = given.includes('--quick') ? ['--rounds', '40', '--kills', '1'] : []

@@ -18,7 +18,7 @@ export interface TurnAnswers {
  * Answers a turn's calls, at most `toolConcurrency` at once, and records each in call order: a call
  * decided before (held, answered in an earlier part of the run, declined now) takes its preset, the
  * others run (traced, and a recorded step in a durable run). Yields `tool-result` and
- * `tool-output-denied` events when streaming.
+ * `tool-output-denied` events, each as soon as its call is answered in call order (a stream's).
  *
  * @example
  * const { answered, waiting } = yield* answerCalls(run, calls, presets)
@@ -28,63 +28,111 @@ export async function* answerCalls<Message>(
   calls: readonly PreparedCall[],
   presets: ReadonlyArray<CallPreset | undefined> | undefined,
 ): AsyncGenerator<RunEvent<Message>, TurnAnswers> {
-  const { settings, scope, streaming, records } = run
-  const answer = answerer(run)
-  const running =
-    presets === undefined
-      ? runBounded(calls, settings.toolConcurrency, answer)
-      : runUnanswered({
-          calls,
-          presets,
-          run: (chosen) => runBounded(chosen, settings.toolConcurrency, answer),
-        })
-  const answered: TurnAnswers['answered'] = []
-  let waiting = false
+  const running = startCalls(run, calls, presets)
+  const answers: TurnAnswers = { answered: [], waiting: false }
   for (let index = 0; index < calls.length; index++) {
     const prepared = calls[index] as PreparedCall
-    const call = prepared.call
     const preset = presets?.[index]
-    if (preset !== undefined) {
-      // Waiting, answered in an earlier part of the run, or declined now.
-      if (preset.kind === 'held') waiting = true
-      else answered.push({ call, result: preset.result })
-      if (preset.kind === 'held' || !preset.fresh) continue
-      records.push({ id: call.id, name: call.name, args: recordedArgs(prepared), ...preset.result })
-      if (streaming) {
-        yield {
-          type: 'tool-output-denied',
-          toolCallId: call.id,
-          toolName: call.name,
-          ...(preset.reason === undefined ? {} : { reason: preset.reason }),
-        }
-      }
-      continue
-    }
-    const result = await scope.race(running[index] as Promise<ToolResult>)
-    answered.push({ call, result })
-    const record: ToolCallRecord = {
-      id: call.id,
-      name: call.name,
-      args: recordedArgs(prepared),
-      output: result.output,
-      isError: result.isError,
-    }
-    if (result.metadata !== undefined) record.metadata = result.metadata
-    if (result.media !== undefined) record.media = result.media
-    records.push(record)
-    if (streaming) {
-      const event: RunEvent<Message> = {
-        type: 'tool-result',
-        toolCallId: call.id,
-        toolName: call.name,
-        output: result.output,
-        isError: result.isError,
-      }
-      if (result.media !== undefined) event.media = result.media
-      yield event
-    }
+    const event =
+      preset === undefined
+        ? resultEvent<Message>(
+            prepared,
+            recordResult(run, answers, prepared, await run.scope.race(running[index] as Promise<ToolResult>)),
+          )
+        : recordPreset<Message>(run, answers, prepared, preset)
+    if (event !== undefined) yield event
   }
-  return { answered, waiting }
+  return answers
+}
+
+/**
+ * {@link answerCalls} for a run that streams nothing (`run`): the same answers and records, no events and
+ * no generator.
+ *
+ * @example
+ * const { answered, waiting } = await answerCallsQuietly(run, calls, presets)
+ */
+export async function answerCallsQuietly<Message>(
+  run: LoopRun<Message>,
+  calls: readonly PreparedCall[],
+  presets: ReadonlyArray<CallPreset | undefined> | undefined,
+): Promise<TurnAnswers> {
+  const running = startCalls(run, calls, presets)
+  const answers: TurnAnswers = { answered: [], waiting: false }
+  for (let index = 0; index < calls.length; index++) {
+    const prepared = calls[index] as PreparedCall
+    const preset = presets?.[index]
+    if (preset !== undefined) recordPreset<Message>(run, answers, prepared, preset)
+    else recordResult(run, answers, prepared, await run.scope.race(running[index] as Promise<ToolResult>))
+  }
+  return answers
+}
+
+/** Starts the calls no preset decides, at most `toolConcurrency` at once: their answers, by position. */
+function startCalls<Message>(
+  run: LoopRun<Message>,
+  calls: readonly PreparedCall[],
+  presets: ReadonlyArray<CallPreset | undefined> | undefined,
+): Array<Promise<ToolResult> | undefined> {
+  const answer = answerer(run)
+  const limit = run.settings.toolConcurrency
+  return presets === undefined
+    ? runBounded(calls, limit, answer)
+    : runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
+}
+
+/** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
+function recordPreset<Message>(
+  run: LoopRun<Message>,
+  answers: TurnAnswers,
+  prepared: PreparedCall,
+  preset: CallPreset,
+): RunEvent<Message> | undefined {
+  const { call } = prepared
+  if (preset.kind === 'held') answers.waiting = true
+  else answers.answered.push({ call, result: preset.result })
+  if (preset.kind === 'held' || !preset.fresh) return undefined
+  run.records.push({ id: call.id, name: call.name, args: recordedArgs(prepared), ...preset.result })
+  return {
+    type: 'tool-output-denied',
+    toolCallId: call.id,
+    toolName: call.name,
+    ...(preset.reason === undefined ? {} : { reason: preset.reason }),
+  }
+}
+
+/** A call that ran: its answer and its record. */
+function recordResult<Message>(
+  run: LoopRun<Message>,
+  answers: TurnAnswers,
+  prepared: PreparedCall,
+  result: ToolResult,
+): ToolResult {
+  const { call } = prepared
+  answers.answered.push({ call, result })
+  const record: ToolCallRecord = {
+    id: call.id,
+    name: call.name,
+    args: recordedArgs(prepared),
+    output: result.output,
+    isError: result.isError,
+  }
+  if (result.metadata !== undefined) record.metadata = result.metadata
+  if (result.media !== undefined) record.media = result.media
+  run.records.push(record)
+  return result
+}
+
+function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEvent<Message> {
+  const event: RunEvent<Message> = {
+    type: 'tool-result',
+    toolCallId: prepared.call.id,
+    toolName: prepared.call.name,
+    output: result.output,
+    isError: result.isError,
+  }
+  if (result.media !== undefined) event.media = result.media
+  return event
 }
 
 /** How this run answers one call: traced when the run is, a recorded step when it is durable. */

@@ -46,7 +46,13 @@ export async function* callModel<Message>(
     : await generateTurn(transport, request, retry, scope)
 }
 
-async function generateTurn<Message>(
+/**
+ * One non-streaming model call, retried by the policy.
+ *
+ * @example
+ * const turn = await generateTurn(transport, request, retry, scope)
+ */
+export async function generateTurn<Message>(
   transport: Transport<Message>,
   request: TransportRequest<Message>,
   policy: RetryPolicy,

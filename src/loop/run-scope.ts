@@ -20,8 +20,9 @@ export class RunScope {
   #rejectAborted: ((error: AbortError) => void) | undefined
   readonly #outer: AbortSignal | undefined
   readonly #stop: AbortSignal | undefined
-  readonly #onOuterAbort: () => void
-  readonly #onStop: () => void
+  // Made only for a signal that is given: most runs have none.
+  readonly #onOuterAbort: (() => void) | undefined
+  readonly #onStop: (() => void) | undefined
   readonly #timer: ReturnType<typeof setTimeout> | undefined
   #error: AbortError | undefined
 
@@ -42,16 +43,22 @@ export class RunScope {
     }
     this.#outer = signal
     this.#stop = stop
-    this.#onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal?.reason }))
-    this.#onStop = () =>
-      this.abort(
-        new AbortError('The run was stopped: its stream was closed before the run finished.', {
-          reason: 'stream-closed',
-        }),
-      )
-    if (signal?.aborted) this.#onOuterAbort()
-    else signal?.addEventListener('abort', this.#onOuterAbort, { once: true })
-    stop?.addEventListener('abort', this.#onStop, { once: true })
+    if (signal !== undefined) {
+      const onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal.reason }))
+      this.#onOuterAbort = onOuterAbort
+      if (signal.aborted) onOuterAbort()
+      else signal.addEventListener('abort', onOuterAbort, { once: true })
+    }
+    if (stop !== undefined) {
+      const onStop = () =>
+        this.abort(
+          new AbortError('The run was stopped: its stream was closed before the run finished.', {
+            reason: 'stream-closed',
+          }),
+        )
+      this.#onStop = onStop
+      stop.addEventListener('abort', onStop, { once: true })
+    }
     this.#timer =
       timeoutMs === undefined
         ? undefined
@@ -113,8 +120,8 @@ export class RunScope {
    */
   dispose(options: { completed: boolean }): void {
     clearTimeout(this.#timer)
-    this.#outer?.removeEventListener('abort', this.#onOuterAbort)
-    this.#stop?.removeEventListener('abort', this.#onStop)
+    if (this.#onOuterAbort !== undefined) this.#outer?.removeEventListener('abort', this.#onOuterAbort)
+    if (this.#onStop !== undefined) this.#stop?.removeEventListener('abort', this.#onStop)
     if (!options.completed) this.abort(new AbortError('The run has ended.'))
   }
 }

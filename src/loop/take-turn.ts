@@ -6,9 +6,9 @@ import type { ModelTurn, Transport, TransportRequest } from '../contracts/transp
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { Tool } from '../tool/types.js'
 import { addUsage } from './add-usage.js'
-import { answerCalls } from './answer-calls.js'
+import { answerCalls, answerCallsQuietly } from './answer-calls.js'
 import { generateRunKey } from './call-ids.js'
-import { callModel } from './call-model.js'
+import { callModel, generateTurn } from './call-model.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, prepareCall, recordedArgs } from './prepare-call.js'
 
@@ -31,12 +31,53 @@ interface TurnCalls {
 export async function* takeTurn<Message>(
   run: LoopRun<Message>,
 ): AsyncGenerator<RunEvent<Message>, RunResult<Message> | undefined> {
-  const { calls, presets } = run.resumed === undefined ? yield* askModel(run) : resumedCalls(run)
+  let turnCalls: TurnCalls
+  if (run.resumed !== undefined) turnCalls = resumedCalls(run)
+  else {
+    // Asks the model for its next turn. `run` outside a durable run yields nothing while the model
+    // answers: no generator stands in between.
+    const { settings, scope, streaming } = run
+    const { beforeModel, afterModel } = settings.hooks
+    let request = modelRequest(run)
+    if (beforeModel !== undefined) request = await changedRequest(run, request, beforeModel)
+    const durable = run.input.durable
+    const last =
+      streaming || durable !== undefined
+        ? yield* callModel(request, {
+            transport: run.transport,
+            retry: settings.retry,
+            scope,
+            streaming,
+            durable,
+          })
+        : await generateTurn(run.transport, request, settings.retry, scope)
+    run.last = last
+    if (afterModel !== undefined) {
+      await scope.race(Promise.resolve(afterModel({ response: last.response, turn: run.turn })))
+    }
+    // Reads the calls it makes: announced, handed out, or held.
+    const calls = readCalls(run, last)
+    if (streaming) {
+      for (const call of calls) {
+        yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
+      }
+    }
+    const own = ownCalls(run, calls)
+    turnCalls =
+      run.approvals === undefined || own.length === 0
+        ? { calls: own, presets: undefined }
+        : await heldCalls(run, own, run.approvals)
+    if (streaming && turnCalls.presets !== undefined) yield* approvalRequests(own, turnCalls.presets)
+  }
+  const { calls, presets } = turnCalls
   if (calls.length === 0) return undefined
   run.keyPrefix ??= generateRunKey()
-  for (const [index, call] of calls.entries())
-    call.idempotencyKey = `${run.keyPrefix}:${run.turn}:${index + 1}`
-  const { answered, waiting } = yield* answerCalls(run, calls, presets)
+  for (let index = 0; index < calls.length; index++) {
+    ;(calls[index] as PreparedCall).idempotencyKey = `${run.keyPrefix}:${run.turn}:${index + 1}`
+  }
+  const { answered, waiting } = run.streaming
+    ? yield* answerCalls(run, calls, presets)
+    : await answerCallsQuietly(run, calls, presets)
   if (waiting && presets !== undefined && run.runId !== undefined)
     return await suspend(run, calls, presets, answered)
   if (answered.length > 0) run.messages.push(...run.transport.toolResultsMessages(answered))
@@ -50,15 +91,14 @@ function resumedCalls<Message>(run: LoopRun<Message>): TurnCalls {
   return { calls: resumed.calls, presets: resumed.presets }
 }
 
-/** Asks the model for its next turn and reads the calls it makes: announced, handed out, or held. */
-async function* askModel<Message>(run: LoopRun<Message>): AsyncGenerator<RunEvent<Message>, TurnCalls> {
-  const { settings, scope, messages, streaming, search } = run
-  const { hooks } = settings
-  const turn = ++run.turn
+/** The next model call's request: the transcript and the tools declared now. */
+function modelRequest<Message>(run: LoopRun<Message>): TransportRequest<Message> {
+  const { scope, messages, search } = run
+  run.turn++
   // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
   // back the same array until it does, so transports keep their converted declarations.
   const allTools = search?.tools() ?? run.toolkit?.tools() ?? NO_TOOLS
-  let request: TransportRequest<Message> = {
+  const request: TransportRequest<Message> = {
     messages,
     tools: allTools,
     system: run.system,
@@ -67,48 +107,53 @@ async function* askModel<Message>(run: LoopRun<Message>): AsyncGenerator<RunEven
   }
   const deferred = search?.deferred()
   if (deferred !== undefined) request.deferred = deferred
-  if (hooks.beforeModel !== undefined) {
-    const change = await scope.race(
-      Promise.resolve(hooks.beforeModel({ messages: [...messages], tools: allTools, turn })),
-    )
-    if (change) {
-      request = { ...request, messages: change.messages ?? messages, tools: change.tools ?? allTools }
-    }
-  }
-  const last = yield* callModel(request, {
-    transport: run.transport,
-    retry: settings.retry,
-    scope,
-    streaming,
-    durable: run.input.durable,
-  })
-  run.last = last
-  if (hooks.afterModel !== undefined)
-    await scope.race(Promise.resolve(hooks.afterModel({ response: last.response, turn })))
+  return request
+}
+
+/** The request as a `beforeModel` hook leaves it. */
+async function changedRequest<Message>(
+  run: LoopRun<Message>,
+  request: TransportRequest<Message>,
+  beforeModel: NonNullable<LoopRun<Message>['settings']['hooks']['beforeModel']>,
+): Promise<TransportRequest<Message>> {
+  const { messages, tools } = request
+  const change = await run.scope.race(
+    Promise.resolve(beforeModel({ messages: [...messages], tools, turn: run.turn })),
+  )
+  if (!change) return request
+  return { ...request, messages: change.messages ?? messages, tools: change.tools ?? tools }
+}
+
+/** The model's turn taken into the run (usage, transcript), and its calls read. */
+function readCalls<Message>(run: LoopRun<Message>, last: ModelTurn<Message>): PreparedCall[] {
   addUsage(run.usage, last.usage)
-  if (last.message !== undefined) messages.push(last.message)
-  let calls = last.toolCalls.map((call) => prepareCall(call, run.toolkit))
-  if (streaming) {
-    for (const call of calls) {
-      yield { type: 'tool-call', toolCallId: call.call.id, toolName: call.call.name, input: call.args }
-    }
-  }
+  if (last.message !== undefined) run.messages.push(last.message)
+  return last.toolCalls.map((call) => prepareCall(call, run.toolkit))
+}
+
+/** The calls this run answers itself: those of tools the caller runs (external tools) are handed out. */
+function ownCalls<Message>(run: LoopRun<Message>, calls: PreparedCall[]): PreparedCall[] {
   const { externalTools } = run.input
-  if (externalTools !== undefined && calls.length > 0) {
-    const own = calls.filter((call) => !externalTools.has(call.call.name))
-    run.handedOut = own.length < calls.length
-    calls = own
-  }
-  let presets: Array<CallPreset | undefined> | undefined
-  if (run.approvals !== undefined && calls.length > 0) {
-    const found = findHeldCalls(calls, run.approvals)
-    const held = isPromiseLike(found) ? await scope.race(found) : found
-    if (held !== undefined) {
-      run.runId ??= run.input.runId ?? crypto.randomUUID()
-      presets = await scope.race(holdCalls({ calls, held, keys: settings.runState, runId: run.runId, turn }))
-      if (streaming) yield* approvalRequests(calls, presets)
-    }
-  }
+  if (externalTools === undefined || calls.length === 0) return calls
+  const own = calls.filter((call) => !externalTools.has(call.call.name))
+  run.handedOut = own.length < calls.length
+  return own
+}
+
+/** The calls, and the approvals they wait for when the toolkit holds some. */
+async function heldCalls<Message>(
+  run: LoopRun<Message>,
+  calls: PreparedCall[],
+  approvals: NonNullable<LoopRun<Message>['approvals']>,
+): Promise<TurnCalls> {
+  const { scope, settings } = run
+  const found = findHeldCalls(calls, approvals)
+  const held = isPromiseLike(found) ? await scope.race(found) : found
+  if (held === undefined) return { calls, presets: undefined }
+  run.runId ??= run.input.runId ?? crypto.randomUUID()
+  const presets = await scope.race(
+    holdCalls({ calls, held, keys: settings.runState, runId: run.runId, turn: run.turn }),
+  )
   return { calls, presets }
 }
 

@@ -35,29 +35,10 @@ export function runTool(
   const controller = new LazyAbortController()
   // One promise, settled by whichever comes first: the tool, its deadline, or the caller's abort.
   return new Promise<ToolResult>((resolve) => {
-    let settled = false
-    const settle = (result: ToolResult): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      outer?.removeEventListener('abort', onAbort)
-      resolve(result)
-    }
-    const onAbort = (): void => {
-      controller.abort(outer?.reason)
-      settle(errorResult(`Tool "${tool.name}" was aborted.`))
-    }
-    const timer =
-      Number.isFinite(timeoutMs) && timeoutMs > 0
-        ? setTimeout(() => {
-            controller.abort(new Error(`timed out after ${timeoutMs} ms`))
-            settle(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms.`))
-          }, timeoutMs)
-        : undefined
-    outer?.addEventListener('abort', onAbort, { once: true })
-    const failed = (error: unknown): void => settle(toolFailed(tool.name, error))
+    const call = new ToolCall(tool.name, limits, resolve, outer, controller)
     let running: Promise<ToolResult> | ToolResult
     try {
+      call.startDeadline(timeoutMs)
       running = runnerForCheckedArgs(tool)(
         args,
         new CallContext(
@@ -70,11 +51,76 @@ export function runTool(
       )
     } catch (error) {
       // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).
-      failed(error)
+      call.failed(error)
       return
     }
-    Promise.resolve(running).then((result) => settle(capOutput(result, limits)), failed)
+    Promise.resolve(running).then(call.done, call.failed)
   })
+}
+
+// One running call: settled once, by the tool, its deadline or the caller's abort. Its methods are the
+// callbacks themselves, so a call makes no closure of its own beyond them.
+class ToolCall {
+  readonly #name: string
+  readonly #limits: RunToolLimits
+  readonly #resolve: (result: ToolResult) => void
+  readonly #outer: AbortSignal | undefined
+  readonly #controller: LazyAbortController
+  #settled = false
+  #timer: ReturnType<typeof setTimeout> | undefined
+  // Made only when the caller can abort the call.
+  #onAbort: (() => void) | undefined
+
+  constructor(
+    name: string,
+    limits: RunToolLimits,
+    resolve: (result: ToolResult) => void,
+    outer: AbortSignal | undefined,
+    controller: LazyAbortController,
+  ) {
+    this.#name = name
+    this.#limits = limits
+    this.#resolve = resolve
+    this.#outer = outer
+    this.#controller = controller
+    if (outer !== undefined) {
+      this.#onAbort = () => {
+        this.#controller.abort(outer.reason)
+        this.#settle(errorResult(`Tool "${this.#name}" was aborted.`))
+      }
+      outer.addEventListener('abort', this.#onAbort, { once: true })
+    }
+  }
+
+  startDeadline(timeoutMs: number): void {
+    if (Number.isFinite(timeoutMs) && timeoutMs > 0)
+      this.#timer = setTimeout(timedOut, timeoutMs, this, timeoutMs)
+  }
+
+  readonly done = (result: ToolResult): void => {
+    if (!this.#settled) this.#settle(capOutput(result, this.#limits))
+  }
+
+  readonly failed = (error: unknown): void => {
+    if (!this.#settled) this.#settle(toolFailed(this.#name, error))
+  }
+
+  timeOut(timeoutMs: number): void {
+    this.#controller.abort(new Error(`timed out after ${timeoutMs} ms`))
+    this.#settle(errorResult(`Tool "${this.#name}" timed out after ${timeoutMs} ms.`))
+  }
+
+  #settle(result: ToolResult): void {
+    if (this.#settled) return
+    this.#settled = true
+    clearTimeout(this.#timer)
+    if (this.#onAbort !== undefined) this.#outer?.removeEventListener('abort', this.#onAbort)
+    this.#resolve(result)
+  }
+}
+
+function timedOut(call: ToolCall, timeoutMs: number): void {
+  call.timeOut(timeoutMs)
 }
 
 function capOutput(given: ToolResult, limits: RunToolLimits): ToolResult {
