@@ -133,6 +133,12 @@ export {
 } from './provider-form/with-toolkit.js'
 export type { ToolMatch } from './search/tool-index.js'
 export type { SearchCallOptions, ToolSearchOptions } from './search/tool-search.js'
+export {
+  createWordVectors,
+  type WordVectorOptions,
+  type WordVectorSource,
+  type WordVectors,
+} from './search/word-vectors.js'
 export type { Awaitable } from './shared/awaitable.js'
 export type { ClaimStore } from './shared/claim-store.js'
 export type { Logger } from './shared/logger.js'

@@ -14,6 +14,7 @@ import {
   createClient,
   createMemoryStore,
   createToolkit,
+  createWordVectors,
   type DurableRunner,
   defineTool,
   executeFunctionCalls,
@@ -30,6 +31,7 @@ import {
   type ToolSearchOptions,
   toGemini,
   toGenAITools,
+  type WordVectors,
 } from '../src/index.js'
 
 const weather = defineTool({
@@ -56,6 +58,9 @@ expectTypeOf({
   limit: 8,
   native: 'auto',
 } as const).toExtend<ToolSearchOptions>()
+const wordVectors = createWordVectors({ dimensions: 2, words: ['a'], vectors: { a: [1, 0] } }, { limit: 10 })
+expectTypeOf(wordVectors).toEqualTypeOf<WordVectors>()
+expectTypeOf({ wordVectors }).toExtend<ToolSearchOptions>()
 expectTypeOf(toolkit.toAnthropic()).toEqualTypeOf<AnthropicTool[]>()
 expectTypeOf(toolkit.toAISDK()).toExtend<ToolSet>()
 expectTypeOf(toolkit.toAISDK({ provider: 'google' })).toExtend<ToolSet>()

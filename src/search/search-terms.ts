@@ -79,6 +79,14 @@ export function searchTerms(text: string): string[] {
   return terms
 }
 
+/**
+ * The words of a text as they are written (lower case, not stemmed), without stop words: what word
+ * vectors are looked up by.
+ */
+export function searchWords(text: string): string[] {
+  return splitWords(text).filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+}
+
 function stem(word: string): string {
   let stemmed = stems.get(word)
   if (stemmed !== undefined) return stemmed

@@ -1,7 +1,8 @@
 import MiniSearch, { type SearchOptions } from 'minisearch'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import { definitionKey } from './definition-key.js'
-import { searchTerms } from './search-terms.js'
+import { searchTerms, searchWords } from './search-terms.js'
+import { similarity, textVector, type WordVectors } from './word-vectors.js'
 
 /** One tool a search found: its exposed name, its description and how well it matched (higher is better). */
 export interface ToolMatch {
@@ -37,6 +38,13 @@ export interface RankingWeights {
    * searched by its rarest terms.
    */
   maxPostings: number
+  /**
+   * With word vectors: how much the cosine of the query's and a tool's meaning adds to the full-text
+   * score (which is scaled so that the best match scores 1).
+   */
+  meaning: number
+  /** With word vectors: how many full-text matches are mixed with the meaning of every tool. */
+  fullTextDepth: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -48,6 +56,8 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   b: 0.5,
   maxQueryTerms: 32,
   maxPostings: 1_000,
+  meaning: 2,
+  fullTextDepth: 50,
 }
 
 const FIELDS = ['name', 'description', 'params', 'source'] as const
@@ -75,8 +85,10 @@ export class ToolIndex {
   readonly #documentFrequency = new Map<string, number>()
   // A server's terms, made once for all its tools.
   readonly #sourceTerms = new Map<string, string>()
+  readonly #vectors: WordVectors | undefined
 
-  constructor(weights: RankingWeights = DEFAULT_WEIGHTS) {
+  constructor(weights: RankingWeights = DEFAULT_WEIGHTS, vectors?: WordVectors) {
+    this.#vectors = vectors
     this.#search = new MiniSearch<ToolDocument>({
       fields: [...FIELDS],
       storeFields: [],
@@ -113,7 +125,12 @@ export class ToolIndex {
       }
       if (known !== undefined) this.#discard(known)
       const document = this.#document(tool)
-      next.set(tool.name, { tool, key: definitionKey(tool), terms: distinctTerms(document) })
+      next.set(tool.name, {
+        tool,
+        key: definitionKey(tool),
+        terms: distinctTerms(document),
+        meaning: this.#vectors === undefined ? undefined : textVector(this.#vectors, meaningWords(tool)),
+      })
       added.push(document)
     }
     for (const [name, known] of this.#indexed) if (!next.has(name)) this.#discard(known)
@@ -177,6 +194,12 @@ export class ToolIndex {
 
   /** The tools best matching `query`, best first, at most `limit`. */
   search(query: string, limit: number): ToolMatch[] {
+    const meaning = this.#vectors === undefined ? undefined : textVector(this.#vectors, searchWords(query))
+    const matches = this.#fullText(query, meaning === undefined ? limit : this.#weights.fullTextDepth)
+    return meaning === undefined ? matches : this.#withMeaning(matches, meaning, limit)
+  }
+
+  #fullText(query: string, limit: number): ToolMatch[] {
     const matches: ToolMatch[] = []
     const terms = this.#queryTerms(query)
     if (terms.length === 0) return matches
@@ -187,6 +210,31 @@ export class ToolIndex {
         matches.push({ name: tool.name, description: tool.description, score: hit.score })
     }
     return matches
+  }
+
+  /**
+   * Every tool scored by the meaning of its text against the query's, plus its full-text score scaled
+   * to the best match's: a tool described in other words than the request's can still rank.
+   */
+  #withMeaning(matches: readonly ToolMatch[], query: Float32Array, limit: number): ToolMatch[] {
+    const fullText = new Map<string, number>()
+    const best = matches[0]?.score ?? 1
+    for (const match of matches) fullText.set(match.name, match.score / best)
+    const scored: ToolMatch[] = []
+    let floor = Number.NEGATIVE_INFINITY
+    for (const { tool, meaning } of this.#indexed.values()) {
+      const score =
+        (fullText.get(tool.name) ?? 0) +
+        (meaning === undefined ? 0 : this.#weights.meaning * similarity(query, meaning))
+      if (scored.length >= limit && score <= floor) continue
+      scored.push({ name: tool.name, description: tool.description, score })
+      if (scored.length > limit * 4) {
+        scored.sort((a, b) => b.score - a.score)
+        scored.length = limit
+        floor = (scored[limit - 1] as ToolMatch).score
+      }
+    }
+    return scored.sort((a, b) => b.score - a.score).slice(0, limit)
   }
 
   /** How many tools the index holds. */
@@ -200,6 +248,15 @@ interface Indexed {
   key: string
   /** The distinct terms of its document, all fields together. */
   terms: string[]
+  /** With word vectors: the meaning of its name, description and server. */
+  meaning: Float32Array | undefined
+}
+
+/** The words a tool's meaning is made of: its name split into words, its description, its server. */
+function meaningWords(tool: Tool): string[] {
+  const server = tool.server === undefined ? '' : `${tool.server.name} ${tool.server.description ?? ''}`
+  const description = typeof tool.description === 'string' ? tool.description : ''
+  return searchWords(`${tool.name} ${description} ${server}`)
 }
 
 const MAX_CACHED_SOURCES = 1_000

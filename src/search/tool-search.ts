@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js'
 import type { Tool } from '../tool/types.js'
 import { definitionKey } from './definition-key.js'
 import type { ToolIndex, ToolMatch } from './tool-index.js'
+import type { WordVectors } from './word-vectors.js'
 
 /**
  * What `createToolkit({ search })` takes: the loop then sends the `alwaysLoaded` tools and one
@@ -27,6 +28,11 @@ export interface ToolSearchOptions {
    * once per definition (kept while its definition stays the same); each search embeds its query.
    */
   embeddings?: EmbeddingModel
+  /**
+   * English word vectors (`createWordVectors`): each tool's and each query's words are also matched by
+   * meaning, offline, so a request in other words than a tool's description can find it.
+   */
+  wordVectors?: WordVectors
 }
 
 /** The options of one `tk.search` call. */
@@ -47,7 +53,7 @@ const FUSION_K = 60
 /** The toolkit's search options, checked once; a wrong value fails `createToolkit` with what to change. */
 export function readSearchOptions(options: ToolSearchOptions | undefined): ToolSearchOptions | undefined {
   if (options === undefined) return undefined
-  const { limit, native, alwaysLoaded } = options
+  const { limit, native, alwaysLoaded, wordVectors } = options
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_SEARCH_LIMIT)) {
     throw new ConfigError(
       `search.limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, got ${String(limit)}.`,
@@ -64,6 +70,14 @@ export function readSearchOptions(options: ToolSearchOptions | undefined): ToolS
   if (alwaysLoaded !== undefined && !alwaysLoaded.every((name) => typeof name === 'string')) {
     throw new ConfigError('search.alwaysLoaded must list tool names (strings).', {
       field: 'search.alwaysLoaded',
+    })
+  }
+  if (
+    wordVectors !== undefined &&
+    !(wordVectors.rows instanceof Map && wordVectors.vectors instanceof Float32Array)
+  ) {
+    throw new ConfigError('search.wordVectors must be made by createWordVectors(…).', {
+      field: 'search.wordVectors',
     })
   }
   return options

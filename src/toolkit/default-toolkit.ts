@@ -151,7 +151,11 @@ export class DefaultToolkit implements Toolkit {
       MAX_SEARCH_LIMIT,
     )
     this.#search ??= import('../search/tool-index.js').then(
-      ({ ToolIndex }) => new ToolSearch(new ToolIndex(), this.searchOptions?.embeddings),
+      ({ DEFAULT_WEIGHTS, ToolIndex }) =>
+        new ToolSearch(
+          new ToolIndex(DEFAULT_WEIGHTS, this.searchOptions?.wordVectors),
+          this.searchOptions?.embeddings,
+        ),
     )
     const search = await this.#search
     // The list as it is now: a server's `list_changed` since the last search is indexed first.
