@@ -114,6 +114,7 @@ export type {
   McpServerInfo,
   McpServerStatus,
 } from './mcp/mcp-source.js'
+export type { McpProtocolChoice } from './mcp/negotiate-era.js'
 export type {
   OAuthAuthorizationRequest,
   OAuthCredentials,

@@ -28,7 +28,7 @@ describe('MCP message size limits', () => {
       const result = await tk.execute('big_huge', { megabytes: 50 })
       expect(result.isError).toBe(true)
       expect(result.output).toBe(
-        'MCP tool "huge" on server "big" failed: MCP error -32603: the server\'s answer is too large (50 MB; the limit for one MCP message is 10 MB)',
+        'MCP tool "huge" on server "big" failed: the server\'s answer is too large (50 MB; the limit for one MCP message is 10 MB)',
       )
       expect(tk.mcpStatus()).toStrictEqual({ big: 'connected' })
       expect(await tk.execute('big_small', {})).toMatchObject({ output: 'ok', isError: false })
