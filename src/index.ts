@@ -116,6 +116,7 @@ export type {
 } from './mcp/mcp-source.js'
 export type {
   OAuthAuthorizationRequest,
+  OAuthAuthorizationResult,
   OAuthCredentials,
   OAuthOptions,
   OAuthTokenStore,
