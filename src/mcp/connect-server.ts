@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises'
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import {
+  SdkHttpError,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  UnauthorizedError,
+} from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Agent, fetch as undiciFetch } from 'undici'
 import { errorMessage } from '../tool/tool-result.js'
 import { boundedMcpFetch } from './bounded-mcp-fetch.js'
@@ -13,7 +13,12 @@ import { describeError, describeStartFailure } from './describe-mcp-failure.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
-import { isOAuthChallenge, oauthSetupHint, type ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import {
+  isOAuthChallenge,
+  oauthSetupHint,
+  shownOAuthFailure,
+  type ToolkitOAuthProvider,
+} from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const STDERR_DRAIN_MS = 1000
@@ -43,7 +48,7 @@ export async function connectServer(
   try {
     return await connectRemote(plan, 'streamable-http', start)
   } catch (error) {
-    if (!(error instanceof StreamableHTTPError && SSE_FALLBACK_STATUSES.has(error.code ?? 0))) throw error
+    if (!(error instanceof SdkHttpError && SSE_FALLBACK_STATUSES.has(error.status))) throw error
     try {
       return await connectRemote(plan, 'sse', start)
     } catch (fallbackError) {
@@ -138,10 +143,12 @@ async function connectRemote(
         attempt > 2
       ) {
         start.retire(session)
-        throw error
+        throw shownOAuthFailure(error, plan.name)
       }
       try {
         await withDeadline(redeem(transport, callback), { ms: plan.timeoutMs, phase: 'OAuth token request' })
+      } catch (redeemError) {
+        throw shownOAuthFailure(redeemError, plan.name)
       } finally {
         start.retire(session)
       }
@@ -177,7 +184,7 @@ export async function closeSession(session: Session): Promise<void> {
 
 /** True when a remote server answered that it no longer knows the session. */
 export function isSessionGone(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404
+  if (error instanceof SdkHttpError) return error.status === 404
   return /\(HTTP 404\)/.test(errorMessage(error))
 }
 
@@ -199,7 +206,11 @@ export async function finishAuthorization(
   }
   const callback = oauth?.takeCallback()
   if (callback === undefined) return false
-  await withDeadline(redeem(transport, callback), { ms: timeoutMs, phase: 'OAuth token request' })
+  await withDeadline(redeem(transport, callback), { ms: timeoutMs, phase: 'OAuth token request' }).catch(
+    (error: unknown) => {
+      throw shownOAuthFailure(error, oauth?.server ?? 'server')
+    },
+  )
   return true
 }
 
@@ -208,5 +219,5 @@ function redeem(
   transport: StreamableHTTPClientTransport | SSEClientTransport,
   callback: URLSearchParams,
 ): Promise<void> {
-  return transport.finishAuth(callback.get('code') ?? '')
+  return transport.finishAuth(callback)
 }

@@ -1,4 +1,4 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { SdkHttpError } from '@modelcontextprotocol/client'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { errorMessage } from '../tool/tool-result.js'
 import type { StdioServerPlan } from './mcp-server-plan.js'
@@ -11,8 +11,11 @@ const STDERR_IN_REASON_CHARS = 600
 /** An error's message with what the SDK keeps beside it: the HTTP status, the network error's code. */
 export function describeError(error: unknown): string {
   const message = errorMessage(error)
-  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
-    return `HTTP ${error.code}: ${message}`
+  if (error instanceof SdkHttpError && error.status > 0) {
+    // What the server said with the status (its own error text), when the message does not carry it.
+    const said = typeof error.data.text === 'string' ? error.data.text.trim().slice(0, 600) : ''
+    const body = said !== '' && !message.includes(said) ? `: ${said}` : ''
+    return `HTTP ${error.status}: ${message}${body}`
   }
   // undici says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is on its cause.
   const cause = error instanceof TypeError && message === 'fetch failed' ? error.cause : undefined

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/client'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
   type GetPromptResult,

@@ -1,11 +1,12 @@
-import type {
-  AddClientAuthentication,
-  OAuthClientInformationContext,
-  OAuthClientMetadata,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-  StoredOAuthClientInformation,
-  StoredOAuthTokens,
+import {
+  type AddClientAuthentication,
+  IssuerMismatchError,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
 import { privateKeyJwtAuth } from './client-credentials-jwt.js'
 import type { OAuthPlan, RemoteServerPlan } from './mcp-server-plan.js'
@@ -85,6 +86,11 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   }
 
   clientMetadataUrl?: string
+
+  /** The server's name in the config. */
+  get server(): string {
+    return this.#server
+  }
 
   addClientAuthentication?: AddClientAuthentication
 
@@ -346,5 +352,24 @@ export function oauthSetupHint(failure: string): string {
     '`oauth: { onAuthorization, redirectUrl }` to sign in through a browser, or set "auth" in the entry ' +
     '({ "grant": "client_credentials", "clientId": …, "clientSecret" or "privateKey": … } for a service), ' +
     'or send a token in "headers": { "Authorization": "Bearer ${TOKEN}" }'
+  )
+}
+
+/**
+ * An OAuth failure as it may be shown: an issuer that does not match is named only by the issuer that was
+ * expected (the one received comes from the redirect or a metadata document, and may be an attacker's).
+ *
+ * @example
+ * throw shownOAuthFailure(error, 'linear')
+ */
+export function shownOAuthFailure(error: unknown, server: string): unknown {
+  if (!(error instanceof IssuerMismatchError)) return error
+  const what =
+    error.kind === 'authorization_response'
+      ? "the authorization response's iss is not the authorization server's issuer"
+      : "the authorization server's metadata names another issuer than the one it was found at"
+  return new Error(
+    `MCP server "${server}": ${what} (expected ${JSON.stringify(error.expected ?? '')}), so the code was ` +
+      'refused: the response may come from another authorization server (a mix-up attack)',
   )
 }
