@@ -96,6 +96,20 @@ describe('OAuth: the authorization server moves', () => {
     expect([...store.saved.values()][0]?.client?.client_id).toMatch(/^dynamic-as2-/)
   })
 
+  it('mid-session: the next call after the move signs in with the new server', async () => {
+    fixture = await startOAuthFixture()
+    const { toolkit } = await toolkitFor({ auth: {} }, browser)
+    expect(toolkit.mcpStatus()).toStrictEqual({ secure: 'connected' })
+    fixture.moveAuthorizationServer()
+    const result = await toolkit.execute('secure_whoami', {})
+    expect(result.isError).toBe(false)
+    expect(fixture.log.filter((entry) => entry.as === 'as2').map((entry) => entry.endpoint)).toStrictEqual([
+      'register',
+      'authorize',
+      'token',
+    ])
+  })
+
   it('a pre-registered client is refused rather than sent to the new server', async () => {
     fixture = await startOAuthFixture()
     const store = recordingStore()
