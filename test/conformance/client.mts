@@ -15,7 +15,12 @@ function authOf(): McpAuthConfig | undefined {
   const { client_id: clientId, client_secret: clientSecret } = context
   const { private_key_pem: privateKey, signing_algorithm: algorithm } = context
   if (scenario.startsWith('auth/client-credentials') && clientId !== undefined && privateKey !== undefined) {
-    return { grant: 'client_credentials', clientId, privateKey, ...(algorithm !== undefined && { algorithm }) }
+    return {
+      grant: 'client_credentials',
+      clientId,
+      privateKey,
+      ...(algorithm !== undefined && { algorithm }),
+    }
   }
   if (
     scenario.startsWith('auth/client-credentials') &&
