@@ -117,6 +117,7 @@ export type {
 export type { McpProtocolChoice } from './mcp/negotiate-era.js'
 export type {
   OAuthAuthorizationRequest,
+  OAuthAuthorizationResult,
   OAuthCredentials,
   OAuthOptions,
   OAuthTokenStore,

@@ -16,7 +16,12 @@ import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
-import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import {
+  isOAuthChallenge,
+  oauthSetupHint,
+  shownOAuthFailure,
+  type ToolkitOAuthProvider,
+} from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const STDERR_DRAIN_MS = 1000
@@ -30,7 +35,8 @@ export interface SessionStart {
   newClient: (transport: McpTransportKind, protocol?: McpProtocolChoice) => Client
   /** Closes a session that did not start, in the background. */
   retire: (session: Session) => void
-  oauthProvider: (plan: RemoteServerPlan) => ToolkitOAuthProvider | undefined
+  /** The server's OAuth provider: for its `auth`, or (`challenged`) for a 401 OAuth challenge. */
+  oauthProvider: (plan: RemoteServerPlan, challenged: boolean) => ToolkitOAuthProvider | undefined
 }
 
 /**
@@ -122,17 +128,24 @@ async function connectRemote(
   start: SessionStart,
 ): Promise<Session> {
   const requestInit: RequestInit = { headers: plan.headers }
-  const authProvider = start.oauthProvider(plan)
+  let authProvider = start.oauthProvider(plan, false)
   // With OAuth the first attempt may end in the authorization step: the host hands back a code, it is
-  // exchanged for tokens, and the next attempt connects with them.
+  // exchanged for tokens, and the next attempt connects with them. An entry without `auth` whose server
+  // answers with an OAuth challenge starts OAuth there, when the host can run it.
   for (let attempt = 1; ; attempt++) {
     // The session's requests go through a pool of its own, so closing it ends every socket it opened:
     // the ones a silent server holds (a request, an event stream) and the idle kept-alive ones.
     const sockets = new Agent()
+    let challenged = false
     // Answers are read within the MCP message size limit, as a stdio server's output is.
-    const fetch = boundedMcpFetch(
-      (url, init) => undiciFetch(url, { ...init, dispatcher: sockets } as never) as Promise<never>,
-    )
+    const fetch = boundedMcpFetch(async (url, init) => {
+      const response = (await undiciFetch(url, {
+        ...init,
+        dispatcher: sockets,
+      } as never)) as never as Response
+      challenged ||= isOAuthChallenge(response)
+      return response as never
+    })
     const options = { requestInit, fetch, ...(authProvider === undefined ? {} : { authProvider }) }
     const transport =
       kind === 'sse'
@@ -149,19 +162,27 @@ async function connectRemote(
     try {
       return await initialize(session, plan.timeoutMs)
     } catch (error) {
-      const code = authProvider?.pendingCode
+      if (authProvider === undefined && challenged) {
+        start.retire(session)
+        authProvider = start.oauthProvider(plan, true)
+        if (authProvider === undefined)
+          throw new Error(oauthSetupHint(describeError(error)), { cause: error })
+        continue
+      }
+      const callback = authProvider?.takeCallback()
       if (
         authProvider === undefined ||
         !(error instanceof UnauthorizedError) ||
-        code === undefined ||
+        callback === undefined ||
         attempt > 2
       ) {
         start.retire(session)
-        throw error
+        throw shownOAuthFailure(error, plan.name)
       }
-      authProvider.pendingCode = undefined
       try {
-        await withDeadline(transport.finishAuth(code), { ms: plan.timeoutMs, phase: 'OAuth token request' })
+        await withDeadline(redeem(transport, callback), { ms: plan.timeoutMs, phase: 'OAuth token request' })
+      } catch (redeemError) {
+        throw shownOAuthFailure(redeemError, plan.name)
       } finally {
         start.retire(session)
       }
@@ -214,15 +235,24 @@ export async function finishAuthorization(
   oauth: ToolkitOAuthProvider | undefined,
   timeoutMs: number,
 ): Promise<boolean> {
-  const code = oauth?.pendingCode
   const { transport } = session
-  if (
-    code === undefined ||
-    !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)
-  ) {
+  if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) {
     return false
   }
-  if (oauth !== undefined) oauth.pendingCode = undefined
-  await withDeadline(transport.finishAuth(code), { ms: timeoutMs, phase: 'OAuth token request' })
+  const callback = oauth?.takeCallback()
+  if (callback === undefined) return false
+  await withDeadline(redeem(transport, callback), { ms: timeoutMs, phase: 'OAuth token request' }).catch(
+    (error: unknown) => {
+      throw shownOAuthFailure(error, oauth?.server ?? 'server')
+    },
+  )
   return true
+}
+
+/** Redeems the code of an authorization callback, once its `iss` is checked, for tokens. */
+function redeem(
+  transport: StreamableHTTPClientTransport | SSEClientTransport,
+  callback: URLSearchParams,
+): Promise<void> {
+  return transport.finishAuth(callback)
 }

@@ -56,9 +56,11 @@ export interface McpServerConfig {
   tools?: Record<string, boolean>
   /**
    * OAuth for a remote server. `grant` is `authorization_code` (PKCE; the host's
-   * `oauth.onAuthorization` gets the browser URL and hands back the code) or `client_credentials`
-   * (machine to machine, needs `clientId` and `clientSecret`). With `clientId` the client is
-   * pre-registered; without it, it registers itself dynamically. Values expand `${VAR}`.
+   * `oauth.onAuthorization` gets the browser URL and hands back where the browser returned) or
+   * `client_credentials` (machine to machine, needs `clientId` and either `clientSecret` or a
+   * `privateKey` that signs a JWT assertion). With `clientId` the client is pre-registered; without it,
+   * it registers itself dynamically. Values expand `${VAR}`. An entry with only a `url` starts the
+   * authorization code flow on a 401 challenge when the toolkit has `oauth.onAuthorization`.
    */
   auth?: McpAuthConfig
 }
@@ -68,6 +70,7 @@ export interface McpServerConfig {
  *
  * @example
  * const auth: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', clientSecret: '${SVC_SECRET}' }
+ * const signed: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', privateKey: '${SVC_KEY}', algorithm: 'ES256' }
  */
 export interface McpAuthConfig {
   /** @default 'authorization_code' */
@@ -75,6 +78,17 @@ export interface McpAuthConfig {
   clientId?: string
   /** Kept out of every log, status and message, like `env` and `headers` values. */
   clientSecret?: string
+  /**
+   * For `client_credentials` without a secret: the client's private key, which signs a short-lived JWT
+   * assertion for each token request (`private_key_jwt`). A PEM (PKCS#8, PKCS#1 or SEC1), a JWK as an
+   * object or JSON text, usually `${VAR}` from the environment. Kept out of every log, like `clientSecret`.
+   */
+  privateKey?: string | Record<string, unknown>
+  /**
+   * The assertion's signing algorithm (`RS256`, `PS256`, `ES256`, `ES384`, `ES512`, `EdDSA`, …).
+   * @default from the key: `RS256` for RSA, `ES256`/`ES384`/`ES512` by curve, `EdDSA` for Ed25519/Ed448
+   */
+  algorithm?: string
   /** The scopes to ask for (space-separated); by default what the server's metadata names. */
   scope?: string
   /** Where the authorization server redirects back to. @default the host's `oauth.redirectUrl` */

@@ -28,7 +28,7 @@ import type { McpProtocolChoice } from './negotiate-era.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
-import { memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import { challengePlan, memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const MAX_TOOL_PAGES = 1000
@@ -345,7 +345,7 @@ export class McpServerConnection {
     const session = await connectServer(this.plan, {
       newClient: (transport, protocol) => this.#newClient(transport, protocol),
       retire: (failed) => this.#retire(failed),
-      oauthProvider: (plan) => this.#oauthProvider(plan),
+      oauthProvider: (plan, challenged) => this.#oauthProvider(plan, challenged),
     })
     for (let attempt = 1; ; attempt++) {
       try {
@@ -380,13 +380,20 @@ export class McpServerConnection {
     this.#retiring.add(closing)
   }
 
-  /** The OAuth provider of a remote server whose entry has `auth` (one per connection, kept across reconnects). */
-  #oauthProvider(plan: RemoteServerPlan): ToolkitOAuthProvider | undefined {
-    if (plan.auth === undefined) return undefined
+  /**
+   * The OAuth provider of a remote server whose entry has `auth`, or that answered with an OAuth
+   * challenge while the host can run the authorization code flow (one per connection, kept across
+   * reconnects).
+   */
+  #oauthProvider(plan: RemoteServerPlan, challenged: boolean): ToolkitOAuthProvider | undefined {
+    const auth =
+      plan.auth ??
+      (challenged || this.#oauth !== undefined ? challengePlan(plan, this.#options.oauth) : undefined)
+    if (auth === undefined) return undefined
     this.#oauth ??= new ToolkitOAuthProvider({
       server: this.name,
       url: plan.url,
-      plan: plan.auth,
+      plan: auth,
       host: this.#options.oauth ?? {},
       store: this.#options.tokenStore ?? memoryTokenStore(),
       onSecret: (secret) => {

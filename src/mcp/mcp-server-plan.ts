@@ -63,11 +63,26 @@ export interface RemoteServerPlan {
 /**
  * How a remote server is authorized (the entry's `auth`, its values expanded): the grant, and a
  * pre-registered client when `clientId` is given (otherwise the client registers itself dynamically).
+ * A `privateKey` is checked and read into `signingKey` (a private JWK and the algorithm it signs with).
  *
  * @example
  * const plan: OAuthPlan = { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3cret' }
  */
-export type OAuthPlan = Omit<McpAuthConfig, 'grant'> & { grant: NonNullable<McpAuthConfig['grant']> }
+export type OAuthPlan = Omit<McpAuthConfig, 'grant' | 'privateKey' | 'algorithm'> & {
+  grant: NonNullable<McpAuthConfig['grant']>
+  signingKey?: SigningKey
+}
+
+/**
+ * A private key that signs client assertions, as a JWK, with the JWS algorithm it signs with.
+ *
+ * @example
+ * const key: SigningKey = { jwk: { kty: 'EC', crv: 'P-256', x: '…', y: '…', d: '…' }, algorithm: 'ES256' }
+ */
+export interface SigningKey {
+  jwk: Record<string, unknown>
+  algorithm: string
+}
 
 /**
  * What the config says about one server: how to reach it, or why it is skipped (`disabled`) or cannot be

@@ -36,7 +36,7 @@ export interface OAuthTokenStore {
 
 /**
  * The authorization step of the code flow, handed to the host: send the user to `url` (a browser), wait
- * for the redirect back, and return the `code` from it (the PKCE verifier stays with the toolkit).
+ * for the redirect back, and return what it carried (the PKCE verifier stays with the toolkit).
  *
  * @example
  * const request: OAuthAuthorizationRequest = { server: 'linear', url: new URL('https://auth.example.com/authorize?…') }
@@ -47,21 +47,39 @@ export interface OAuthAuthorizationRequest {
 }
 
 /**
- * The host's side of OAuth for remote MCP servers whose `mcp.json` entry has `auth`.
+ * What the browser brought back from the authorization server. Best: the whole `callbackUrl` the browser
+ * was redirected to, from which the toolkit reads `code`, `state` and `iss` and checks them (a `state`
+ * that is not the one sent, or an `iss` that is not the authorization server's, refuses the code).
+ * `{ code, state, iss }` is the same, taken apart; a bare `{ code }` still works where the authorization
+ * server does not send `iss` (PKCE binds the code to this request).
+ *
+ * @example
+ * const answer: OAuthAuthorizationResult = { callbackUrl: 'http://127.0.0.1:8765/callback?code=…&state=…&iss=…' }
+ */
+export type OAuthAuthorizationResult =
+  | { callbackUrl: string | URL }
+  | { code: string; state?: string; iss?: string }
+
+/**
+ * The host's side of OAuth for remote MCP servers: those whose `mcp.json` entry has `auth`, and, when
+ * `onAuthorization` is given, an entry with only a `url` whose server answers 401 with an OAuth challenge.
  *
  * @example
  * await createToolkit({
  *   mcpConfig: './mcp.json',
  *   oauth: {
  *     redirectUrl: 'http://127.0.0.1:8765/callback',
- *     onAuthorization: async ({ url }) => ({ code: await openBrowserAndWaitForCode(url) }),
+ *     onAuthorization: async ({ url }) => ({ callbackUrl: await openBrowserAndWaitForRedirect(url) }),
  *     tokenStore: fileTokenStore('~/.config/my-app/tokens.json'),
  *   },
  * })
  */
 export interface OAuthOptions {
-  /** Runs the browser step of the authorization code flow and returns the code. */
-  onAuthorization?: (request: OAuthAuthorizationRequest) => Promise<{ code: string }>
+  /**
+   * Runs the browser step of the authorization code flow and returns where the browser came back to
+   * (`{ callbackUrl }`), or the `code` (with `state` and `iss`) read from it.
+   */
+  onAuthorization?: (request: OAuthAuthorizationRequest) => Promise<OAuthAuthorizationResult>
   /** Where the authorization server redirects back to, when an entry gives no `auth.redirectUrl`. */
   redirectUrl?: string
   /** Keeps tokens (and dynamically registered clients). @default in memory */

@@ -6,6 +6,7 @@ import { didYouMean } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { secretNames } from '../shared/secret-names.js'
+import { readSigningKey } from './client-credentials-jwt.js'
 import { DEFAULT_MCP_TIMEOUT_MS } from './mcp-config.js'
 import type {
   McpServerPlan,
@@ -223,7 +224,7 @@ function planEnabledServer(
 
 const GRANTS = new Set(['authorization_code', 'client_credentials'])
 
-/** The entry's `auth`; `clientSecret` is a secret even when written literally. */
+/** The entry's `auth`; `clientSecret` and `privateKey` are secrets even when written literally. */
 function oauthPlanOf(
   entry: Record<string, unknown>,
   context: EntryContext,
@@ -256,13 +257,48 @@ function oauthPlanOf(
     if (value !== undefined) plan[key] = value
   }
   if (plan.clientSecret !== undefined) secrets.push(...secretPartsOf(plan.clientSecret))
-  if (
-    plan.grant === 'client_credentials' &&
-    (plan.clientId === undefined || plan.clientSecret === undefined)
-  ) {
-    throw new EntryProblem('"auth" with "grant": "client_credentials" needs "clientId" and "clientSecret"')
+  const key = signingKeyOf(raw, field, secrets)
+  if (key !== undefined) plan.signingKey = key
+  if (plan.grant === 'client_credentials') {
+    const proofs = Number(plan.clientSecret !== undefined) + Number(key !== undefined)
+    if (plan.clientId === undefined || proofs !== 1) {
+      throw new EntryProblem(
+        '"auth" with "grant": "client_credentials" needs "clientId" and "clientSecret", or "clientId" and ' +
+          '"privateKey" (a signed JWT assertion), not both',
+      )
+    }
+  } else if (key !== undefined) {
+    throw new EntryProblem(
+      '"auth.privateKey" signs client credentials: it needs "grant": "client_credentials"',
+    )
   }
   return plan
+}
+
+/** The entry's `auth.privateKey` (PEM or JWK text, or a JWK object) with `auth.algorithm`, read and checked. */
+function signingKeyOf(
+  raw: Record<string, unknown>,
+  field: (key: string) => string | undefined,
+  secrets: string[],
+): OAuthPlan['signingKey'] {
+  const algorithm = field('algorithm')
+  const written = raw.privateKey
+  if (written === undefined) {
+    if (algorithm !== undefined)
+      throw new EntryProblem(
+        '"auth.algorithm" is the signing algorithm of "auth.privateKey", which is missing',
+      )
+    return undefined
+  }
+  const key = isRecord(written) ? written : field('privateKey')
+  if (key === undefined || key === '') {
+    throw new EntryProblem('"auth.privateKey" must be a PEM or JWK text (usually "${VAR}") or a JWK object')
+  }
+  try {
+    return readSigningKey(key, algorithm, secrets)
+  } catch (error) {
+    throw new EntryProblem((error as Error).message)
+  }
 }
 
 function serverType(entry: Record<string, unknown>): 'stdio' | 'streamable-http' | 'sse' {

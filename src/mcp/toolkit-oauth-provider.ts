@@ -1,11 +1,21 @@
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthClientProvider,
-  OAuthTokens,
+import {
+  type AddClientAuthentication,
+  IssuerMismatchError,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
-import type { OAuthPlan } from './mcp-server-plan.js'
-import type { OAuthCredentials, OAuthOptions, OAuthTokenStore } from './oauth-options.js'
+import { privateKeyJwtAuth } from './client-credentials-jwt.js'
+import type { OAuthPlan, RemoteServerPlan } from './mcp-server-plan.js'
+import type {
+  OAuthAuthorizationResult,
+  OAuthCredentials,
+  OAuthOptions,
+  OAuthTokenStore,
+} from './oauth-options.js'
 
 /**
  * A token store in memory, for one toolkit's life.
@@ -30,9 +40,12 @@ export function memoryTokenStore(): OAuthTokenStore {
 /**
  * The MCP SDK's `OAuthClientProvider` for one remote server, over the host's token store and redirect
  * handler: a pre-registered client (`clientId`) or dynamic registration, the authorization code flow
- * with PKCE (the SDK makes the verifier and the URL; the host opens it and returns the code) or the
- * client credentials grant. Every token it learns is reported to `onSecret`, so it is masked wherever
- * the connection writes text.
+ * with PKCE and `state` (the SDK makes the verifier and the URL; the host opens it and returns where the
+ * browser came back) or the client credentials grant, with a secret or a signed JWT assertion. Stored
+ * clients and tokens carry the issuer of the authorization server they belong to: when the server moves
+ * to another one, a registered client is dropped and registered again there, and a pre-registered one
+ * is refused rather than sent to it. Every token it learns is reported to `onSecret`, so it is masked
+ * wherever the connection writes text.
  *
  * @example
  * const provider = new ToolkitOAuthProvider({ server: 'linear', url, plan, host: { onAuthorization }, store, onSecret })
@@ -46,8 +59,10 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   readonly #store: OAuthTokenStore
   readonly #onSecret: (secret: string) => void
   #verifier: string | undefined
-  /** The code the host handed back for the last authorization URL, until it is exchanged. */
-  pendingCode: string | undefined
+  /** Where discovery found the authorization server, for the authorization that is under way. */
+  #discovery: OAuthDiscoveryState | undefined
+  /** The callback parameters the host handed back for the last authorization URL, until exchanged. */
+  #callback: URLSearchParams | undefined
 
   constructor(options: {
     server: string
@@ -63,10 +78,21 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     this.#host = options.host
     this.#store = options.store
     this.#onSecret = options.onSecret
-    if (options.plan.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.plan.clientMetadataUrl
+    const { clientMetadataUrl, clientId, signingKey } = options.plan
+    if (clientMetadataUrl !== undefined) this.clientMetadataUrl = clientMetadataUrl
+    if (clientId !== undefined && signingKey !== undefined) {
+      this.addClientAuthentication = privateKeyJwtAuth(clientId, signingKey)
+    }
   }
 
   clientMetadataUrl?: string
+
+  /** The server's name in the config. */
+  get server(): string {
+    return this.#server
+  }
+
+  addClientAuthentication?: AddClientAuthentication
 
   get redirectUrl(): string | undefined {
     if (this.#plan.grant === 'client_credentials') return undefined
@@ -74,51 +100,102 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const secretMethod = this.#plan.clientSecret === undefined ? 'none' : 'client_secret_basic'
+    const { clientSecret, signingKey } = this.#plan
+    const authMethod =
+      signingKey !== undefined
+        ? 'private_key_jwt'
+        : clientSecret === undefined
+          ? 'none'
+          : 'client_secret_basic'
     const metadata: OAuthClientMetadata =
       this.#plan.grant === 'client_credentials'
         ? {
             client_name: this.#plan.clientName ?? 'toolnexus',
             redirect_uris: [],
             grant_types: ['client_credentials'],
-            token_endpoint_auth_method: secretMethod,
+            token_endpoint_auth_method: authMethod,
           }
         : {
             client_name: this.#plan.clientName ?? 'toolnexus',
             redirect_uris: [this.redirectUrl as string],
             grant_types: ['authorization_code', 'refresh_token'],
             response_types: ['code'],
-            token_endpoint_auth_method: secretMethod,
+            token_endpoint_auth_method: authMethod,
           }
     if (this.#plan.scope !== undefined) metadata.scope = this.#plan.scope
     return metadata
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  /** A fresh, unguessable `state` for each authorization request. */
+  state(): string {
+    const bytes = crypto.getRandomValues(new Uint8Array(24))
+    return Buffer.from(bytes).toString('base64url')
+  }
+
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
+    const saved = await this.#store.get(this.#key)
     const { clientId, clientSecret } = this.#plan
     if (clientId !== undefined) {
-      return clientSecret === undefined
-        ? { client_id: clientId }
-        : { client_id: clientId, client_secret: clientSecret }
+      // The issuer it was first used with (or saved with) binds a pre-registered client: its
+      // credentials are never sent to another authorization server.
+      const bound = saved?.client?.client_id === clientId ? stringOr(saved.client.issuer) : undefined
+      if (bound !== undefined && ctx !== undefined && !sameIssuer(bound, ctx.issuer)) {
+        throw new Error(
+          `MCP server "${this.#server}" now sends its clients to another authorization server than the one ` +
+            `its pre-registered client "${clientId}" (auth.clientId) belongs to (${bound}): the client's ` +
+            'credentials are not sent there. If the move is expected, register the client with the new ' +
+            'authorization server and update "auth", or clear this server from the token store.',
+        )
+      }
+      return {
+        client_id: clientId,
+        ...(clientSecret !== undefined && { client_secret: clientSecret }),
+        ...(bound !== undefined && { issuer: bound }),
+      }
     }
-    const saved = (await this.#store.get(this.#key))?.client
-    return saved as OAuthClientInformationMixed | undefined
+    const client = saved?.client as StoredOAuthClientInformation | undefined
+    if (client !== undefined && ctx !== undefined && !bindsTo(client, ctx.issuer)) {
+      // Registered with an authorization server the server no longer uses: drop it (and its tokens)
+      // so the client registers again with the new one.
+      await this.#store.set(this.#key, {})
+      return undefined
+    }
+    return client
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(
+    client: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
     if (typeof client.client_secret === 'string') this.#onSecret(client.client_secret)
-    await this.#update({ client: client as NonNullable<OAuthCredentials['client']> })
+    const issuer = client.issuer ?? ctx?.issuer
+    // A pre-registered client is kept as the id and the issuer it is bound to: its secret stays in the config.
+    const kept = client.client_id === this.#plan.clientId ? { client_id: client.client_id } : { ...client }
+    await this.#update({
+      client: (issuer === undefined ? kept : { ...kept, issuer }) as NonNullable<OAuthCredentials['client']>,
+    })
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this.#store.get(this.#key))?.tokens
-    if (tokens !== undefined) this.#reportTokens(tokens)
-    return tokens as OAuthTokens | undefined
-  }
-
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const tokens = (await this.#store.get(this.#key))?.tokens as StoredOAuthTokens | undefined
+    if (tokens === undefined) return undefined
+    // Tokens issued by another authorization server than the one in use are not sent to it.
+    if (ctx !== undefined && !bindsTo(tokens, ctx.issuer)) return undefined
     this.#reportTokens(tokens)
-    await this.#update({ tokens: tokens as NonNullable<OAuthCredentials['tokens']> })
+    return tokens
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    this.#reportTokens(tokens)
+    const stamped =
+      tokens.issuer === undefined && ctx !== undefined ? { ...tokens, issuer: ctx.issuer } : tokens
+    await this.#update({ tokens: stamped as NonNullable<OAuthCredentials['tokens']> })
+    // The authorization is complete: the next one discovers the authorization server afresh, so a
+    // server that moved to another one is followed there.
+    this.#verifier = undefined
+    this.#discovery = undefined
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -128,9 +205,33 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
         `MCP server "${this.#server}" needs an OAuth authorization (authorization code flow), and the toolkit has no oauth.onAuthorization to run it`,
       )
     }
-    const { code } = await onAuthorization({ server: this.#server, url: authorizationUrl })
-    this.#onSecret(code)
-    this.pendingCode = code
+    this.#callback = undefined
+    const answer = await onAuthorization({ server: this.#server, url: authorizationUrl })
+    const callback = callbackParams(answer)
+    const code = callback.get('code')
+    if (code !== null) this.#onSecret(code)
+    // The state sent must come back unchanged: a redirect that carries another one (or none, when the
+    // whole callback URL was given) was not the answer to this request, and its code is not redeemed.
+    const sent = authorizationUrl.searchParams.get('state')
+    const returned = callback.get('state')
+    const mustCarryState = 'callbackUrl' in answer
+    if (sent !== null && (returned === null ? mustCarryState : returned !== sent)) {
+      throw new Error(
+        `MCP server "${this.#server}": the authorization response's state does not match the request's, so ` +
+          'it was refused (a forged or replayed redirect, or a callback from another sign-in)',
+      )
+    }
+    this.#callback = callback
+  }
+
+  /**
+   * The callback the host handed back for the last authorization URL, once: the transport's
+   * `finishAuth` checks its `iss` and redeems its `code`.
+   */
+  takeCallback(): URLSearchParams | undefined {
+    const callback = this.#callback
+    this.#callback = undefined
+    return callback
   }
 
   saveCodeVerifier(codeVerifier: string): void {
@@ -141,6 +242,15 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     if (this.#verifier === undefined)
       throw new Error('no PKCE code verifier was saved for this authorization')
     return this.#verifier
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state
+  }
+
+  /** Kept only while an authorization is under way: its code is redeemed where it was issued. */
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#verifier === undefined ? undefined : this.#discovery
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
@@ -154,11 +264,13 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier' || scope === 'discovery') {
       if (scope === 'verifier') this.#verifier = undefined
+      else this.#discovery = undefined
       return
     }
     const saved = (await this.#store.get(this.#key)) ?? {}
     if (scope === 'all') {
       this.#verifier = undefined
+      this.#discovery = undefined
       await this.#store.delete(this.#key)
       return
     }
@@ -176,4 +288,88 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     if (typeof tokens.access_token === 'string') this.#onSecret(tokens.access_token)
     if (typeof tokens.refresh_token === 'string') this.#onSecret(tokens.refresh_token)
   }
+}
+
+/** The host's answer as callback parameters: the redirect's query, or the parts it was taken into. */
+function callbackParams(answer: OAuthAuthorizationResult): URLSearchParams {
+  if ('callbackUrl' in answer) return new URL(answer.callbackUrl).searchParams
+  const params = new URLSearchParams({ code: answer.code })
+  if (answer.state !== undefined) params.set('state', answer.state)
+  if (answer.iss !== undefined) params.set('iss', answer.iss)
+  return params
+}
+
+/** Whether a stored credential belongs to `issuer` (one saved before issuers were kept belongs anywhere). */
+function bindsTo(stored: { issuer?: unknown }, issuer: string): boolean {
+  const bound = stringOr(stored.issuer)
+  return bound === undefined || sameIssuer(bound, issuer)
+}
+
+/** Issuers compared as the SDK does: exactly, but for one trailing slash. */
+function sameIssuer(a: string, b: string): boolean {
+  return a === b || a.replace(/\/$/, '') === b.replace(/\/$/, '')
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * Whether a response is an OAuth challenge: 401 with a `WWW-Authenticate` of the `Bearer` or `DPoP` scheme.
+ *
+ * @example
+ * if (isOAuthChallenge(response)) startOAuth()
+ */
+export function isOAuthChallenge(response: Response): boolean {
+  return (
+    response.status === 401 && /^\s*(bearer|dpop)\b/i.test(response.headers.get('www-authenticate') ?? '')
+  )
+}
+
+/**
+ * How an entry with only a `url` is authorized when its server challenges: the authorization code flow,
+ * registering dynamically, through the host's `oauth.onAuthorization`; none when the host has no
+ * handler, or the entry sends its own `Authorization` header.
+ *
+ * @example
+ * const auth = plan.auth ?? challengePlan(plan, options.oauth)
+ */
+export function challengePlan(plan: RemoteServerPlan, host: OAuthOptions | undefined): OAuthPlan | undefined {
+  if (host?.onAuthorization === undefined) return undefined
+  if (Object.keys(plan.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined
+  return { grant: 'authorization_code' }
+}
+
+/**
+ * The reason of a server that asked for OAuth which nothing can run: what it said, and what to configure.
+ *
+ * @example
+ * throw new Error(oauthSetupHint('HTTP 401: Missing Authorization header'))
+ */
+export function oauthSetupHint(failure: string): string {
+  return (
+    `${failure}. The server asks for OAuth (HTTP 401 with a WWW-Authenticate challenge): give the toolkit ` +
+    '`oauth: { onAuthorization, redirectUrl }` to sign in through a browser, or set "auth" in the entry ' +
+    '({ "grant": "client_credentials", "clientId": …, "clientSecret" or "privateKey": … } for a service), ' +
+    'or send a token in "headers": { "Authorization": "Bearer ${TOKEN}" }'
+  )
+}
+
+/**
+ * An OAuth failure as it may be shown: an issuer that does not match is named only by the issuer that was
+ * expected (the one received comes from the redirect or a metadata document, and may be an attacker's).
+ *
+ * @example
+ * throw shownOAuthFailure(error, 'linear')
+ */
+export function shownOAuthFailure(error: unknown, server: string): unknown {
+  if (!(error instanceof IssuerMismatchError)) return error
+  const what =
+    error.kind === 'authorization_response'
+      ? "the authorization response's iss is not the authorization server's issuer"
+      : "the authorization server's metadata names another issuer than the one it was found at"
+  return new Error(
+    `MCP server "${server}": ${what} (expected ${JSON.stringify(error.expected ?? '')}), so the code was ` +
+      'refused: the response may come from another authorization server (a mix-up attack)',
+  )
 }

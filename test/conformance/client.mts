@@ -1,5 +1,5 @@
 // The client the official MCP conformance suite drives: `<command> <server-url>`, with the scenario in
-// MCP_CONFORMANCE_SCENARIO and its data (client credentials) in MCP_CONFORMANCE_CONTEXT. Everything it
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key) in MCP_CONFORMANCE_CONTEXT. Everything it
 // does goes through a toolkit: connect, list, call each tool, answer elicitation, authorize with OAuth.
 import type { McpAuthConfig } from '../../src/index.js'
 import { createToolkit } from '../../src/index.js'
@@ -13,6 +13,15 @@ const REDIRECT_URL = 'http://localhost:3000/callback'
 function authOf(): McpAuthConfig | undefined {
   if (!scenario.startsWith('auth/')) return undefined
   const { client_id: clientId, client_secret: clientSecret } = context
+  const { private_key_pem: privateKey, signing_algorithm: algorithm } = context
+  if (scenario.startsWith('auth/client-credentials') && clientId !== undefined && privateKey !== undefined) {
+    return {
+      grant: 'client_credentials',
+      clientId,
+      privateKey,
+      ...(algorithm !== undefined && { algorithm }),
+    }
+  }
   if (
     scenario.startsWith('auth/client-credentials') &&
     clientId !== undefined &&
@@ -38,11 +47,12 @@ const toolkit = await createToolkit({
   // The test authorization servers approve at once: the code is in the redirect's Location.
   oauth: {
     redirectUrl: REDIRECT_URL,
+    // The whole redirect goes back: the toolkit checks its state and iss before redeeming the code.
     onAuthorization: async ({ url }) => {
       const response = await fetch(url, { redirect: 'manual' })
-      const code = new URL(response.headers.get('location') ?? '', url).searchParams.get('code')
-      if (code === null) throw new Error(`no code in the authorization redirect (HTTP ${response.status})`)
-      return { code }
+      const location = response.headers.get('location')
+      if (location === null) throw new Error(`no authorization redirect (HTTP ${response.status})`)
+      return { callbackUrl: new URL(location, url) }
     },
   },
   // Accept with nothing filled in: every field takes the default the server gave.

@@ -1,15 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  createToolkit,
-  type McpAuthConfig,
-  type OAuthOptions,
-  type OAuthTokenStore,
-  type Toolkit,
-} from '../../src/index.js'
+import { createToolkit, type McpAuthConfig, type OAuthOptions, type Toolkit } from '../../src/index.js'
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/mcp/oauth-server.js'
 import { recordingLogger } from './mcp-fixtures.js'
-
-const REDIRECT = 'http://127.0.0.1:9/callback'
+import { approveAt, REDIRECT, recordingStore } from './oauth-host.js'
 
 let fixture: OAuthFixture | undefined
 const toolkits: Toolkit[] = []
@@ -19,26 +12,11 @@ afterEach(async () => {
   fixture = undefined
 })
 
-/** What a browser does on an authorization server that approves at once: follow to the redirect, read the code. */
-async function approve({ url }: { url: URL }): Promise<{ code: string }> {
-  const response = await fetch(url, { redirect: 'manual' })
-  const location = new URL(response.headers.get('location') ?? '')
+/** The code of a redirect the loopback authorization server approved at once. */
+async function approve(request: { url: URL }): Promise<{ code: string }> {
+  const location = await approveAt(request)
   expect(location.origin + location.pathname).toBe(REDIRECT)
   return { code: location.searchParams.get('code') ?? '' }
-}
-
-function recordingStore(): OAuthTokenStore & { saved: Map<string, Parameters<OAuthTokenStore['set']>[1]> } {
-  const saved = new Map<string, Parameters<OAuthTokenStore['set']>[1]>()
-  return {
-    saved,
-    get: (key) => saved.get(key),
-    set: (key, value) => {
-      saved.set(key, value)
-    },
-    delete: (key) => {
-      saved.delete(key)
-    },
-  }
 }
 
 async function toolkitFor(auth: Record<string, unknown>, oauth: OAuthOptions) {
@@ -72,7 +50,10 @@ describe('OAuth against a loopback authorization server', () => {
     )
     expect(toolkit.mcpStatus()).toStrictEqual({ secure: 'connected' })
     expect(asked).toStrictEqual(['secure'])
-    expect(fixture.log.map((entry) => [entry.endpoint, entry.grant ?? null, entry.pkce])).toStrictEqual([
+    expect(
+      fixture.log.map((entry) => [entry.endpoint, entry.grant ?? null, entry.pkce ?? null]),
+    ).toStrictEqual([
+      ['register', null, null],
       ['authorize', null, true],
       ['token', 'authorization_code', true],
     ])
@@ -108,7 +89,9 @@ describe('OAuth against a loopback authorization server', () => {
       {},
     )
     expect(toolkit.mcpStatus()).toStrictEqual({ secure: 'connected' })
-    expect(fixture.log).toStrictEqual([{ endpoint: 'token', grant: 'client_credentials', clientId: id }])
+    expect(fixture.log).toStrictEqual([
+      { endpoint: 'token', as: 'as1', grant: 'client_credentials', clientId: id },
+    ])
     const result = await toolkit.execute('secure_whoami', {})
     const everything = JSON.stringify([result, lines, toolkit.mcpServers(), toolkit.warnings()])
     expect(everything).not.toContain(secret)

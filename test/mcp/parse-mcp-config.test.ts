@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -370,5 +371,40 @@ describe('readMcpConfig', () => {
         `^MCP config ${join(folder, 'broken.json')} is not valid JSON at line 4, column 3: .+Fix the file's syntax\\.$`,
       ),
     )
+  })
+})
+
+describe('parseMcpConfig: auth with a signing key', () => {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()
+  const remote = (auth: Record<string, unknown>) => ({
+    mcpServers: { svc: { url: 'https://mcp.example.com/mcp', auth } },
+  })
+  const cc = { grant: 'client_credentials', clientId: 'svc' }
+
+  it('reads a PEM into a JWK with the algorithm the key signs with, and keeps the key as a secret', () => {
+    const plan = only(remote({ ...cc, privateKey: pem }))
+    if (plan.kind !== 'remote') throw new Error(plan.kind)
+    expect(plan.auth?.signingKey?.algorithm).toBe('ES256')
+    expect(plan.auth?.signingKey?.jwk.kty).toBe('EC')
+    expect(plan.secrets).toContain(pem)
+    expect(plan.secrets).toContain(plan.auth?.signingKey?.jwk.d)
+  })
+
+  it.each([
+    [
+      'a key that is not one',
+      { ...cc, privateKey: 'not-a-key-at-all' },
+      '"auth.privateKey" is not a private key',
+    ],
+    ['an algorithm the key cannot sign with', { ...cc, privateKey: pem, algorithm: 'RS256' }, 'use "ES256"'],
+    ['both a secret and a key', { ...cc, privateKey: pem, clientSecret: 'x' }, 'not both'],
+    ['a key with the code flow', { privateKey: pem }, 'needs "grant": "client_credentials"'],
+    ['an algorithm without a key', { ...cc, clientSecret: 'x', algorithm: 'ES256' }, 'which is missing'],
+  ])('%s is a config problem named at load, without the key', (_, auth, hint) => {
+    const reason = reasonOf(only(remote(auth)))
+    expect(reason).toContain(hint)
+    for (const line of pem.split('\n').filter((each) => each.length > 20 && !each.startsWith('-')))
+      expect(reason).not.toContain(line)
   })
 })
