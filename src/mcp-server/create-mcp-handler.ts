@@ -13,6 +13,7 @@ import {
 } from './create-toolkit-mcp-server.js'
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
+import { traceServedCalls } from './trace-served-call.js'
 
 /**
  * What `createMcpHandler` takes besides the toolkit.
@@ -136,8 +137,9 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   const servesApprovals = options.authorize !== undefined
   if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
   const codec = approvalCodec(options.requestStateKey)
+  const traced = traceServedCalls(options.telemetry)
   const instance = (served: Pick<ServedInstance, 'era' | 'canAsk'>) =>
-    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec })
+    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec, traced })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
   const perRequest = sdkMcpHandler(({ era }) => instance({ era, canAsk: era === 'modern' }), {

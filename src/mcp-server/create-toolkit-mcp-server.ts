@@ -5,16 +5,22 @@ import {
   ProtocolErrorCode,
   type RequestStateCodec,
   Server,
+  type ServerContext,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
 } from '@modelcontextprotocol/server'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
 import { SearchSession } from '../loop/search-session.js'
 import { isRecord } from '../shared/is-record.js'
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 import { type ApprovalState, askApproval } from './ask-approval.js'
+import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
+import type { CallerTrace, TraceServedCall } from './trace-served-call.js'
 
 /**
  * What every way of serving a toolkit over MCP takes.
@@ -47,6 +53,13 @@ export interface McpServeOptions {
    * the same key (set it when requests are spread over processes). @default a random key per process
    */
   requestStateKey?: string | Uint8Array
+  /**
+   * OpenTelemetry for served calls: each runs in an `execute_tool <tool>` span whose parent is the
+   * `traceparent` its request carried in `_meta`, so one trace spans the calling host and this server.
+   * Needs `@opentelemetry/api` installed; nothing of it loads without this option. Only its `tracer` is
+   * read here.
+   */
+  telemetry?: TelemetryOptions
 }
 
 /** How one server instance is served: the era it speaks, and whether it can ask the client anything. */
@@ -59,6 +72,8 @@ export interface ServedInstance {
   servesApprovals: boolean
   /** The seal of approval questions, shared by every instance of one handler. */
   codec: RequestStateCodec<ApprovalState>
+  /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
+  traced?: TraceServedCall | undefined
 }
 
 const DEFAULT_LIST_TTL_MS = 60_000
@@ -86,7 +101,8 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
-      capabilities: { tools: searching ? { listChanged: true } : {} },
+      // The toolkit's MCP servers' resources, prompts, completions and logs are served through it.
+      capabilities: { tools: searching ? { listChanged: true } : {}, ...sourceCapabilities(toolkit) },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       // Schemas are checked with @cfworker/json-schema, which generates no code: edge runtimes forbid it.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
@@ -124,15 +140,60 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     }
     const args = isRecord(given) ? given : {}
     const toolCallId = String(ctx.mcpReq.id)
-    if (await toolkit.needsApproval(name, args, toolCallId)) {
+    // One check of the arguments, for both the approval question and the run.
+    const checked = toolkit.checkCall?.(name, args, toolCallId)
+    const waits =
+      toolkit.checkCall === undefined
+        ? await toolkit.needsApproval(name, args, toolCallId)
+        : await (checked?.needsApproval ?? false)
+    if (waits) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
-    const context: ToolContext = { toolCallId, signal: ctx.mcpReq.signal }
-    return callToolResult(await toolkit.execute(name, args, context))
+    const context = callContext(ctx, toolCallId, request.params._meta)
+    const run = (): Promise<ToolResult> =>
+      checked === undefined ? toolkit.execute(name, args, context) : checked.execute(context)
+    const traced = options.traced
+    return callToolResult(
+      await (traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)),
+    )
   })
+  serveMcpSources(server, toolkit)
   return server
+}
+
+/**
+ * A served call's context: its id and signal, and, for the MCP tools among the toolkit's, where their
+ * progress (when the caller sent a progress token) and log messages go: to this caller.
+ */
+function callContext(ctx: ServerContext, toolCallId: string, meta: unknown): ToolContext {
+  const context: ToolContext = {
+    toolCallId,
+    signal: ctx.mcpReq.signal,
+    onLog: (entry) => {
+      ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => {})
+    },
+  }
+  const token = isRecord(meta) ? meta.progressToken : undefined
+  if (typeof token === 'string' || typeof token === 'number') {
+    context.onProgress = (progress) => {
+      ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } })
+        .catch(() => {})
+    }
+  }
+  return context
+}
+
+/** The trace context of a request: the 2026-07-28 envelope's, else a 2025 request's `_meta`. */
+function callerTrace(ctx: ServerContext, meta: unknown): CallerTrace {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const legacy = isRecord(meta) ? meta : {}
+  return {
+    traceparent: envelope?.[TRACEPARENT_META_KEY] ?? legacy[TRACEPARENT_META_KEY],
+    tracestate: envelope?.[TRACESTATE_META_KEY] ?? legacy[TRACESTATE_META_KEY],
+  }
 }
 
 function listedTool(tool: Tool): ListedTool {
@@ -155,8 +216,14 @@ function callToolResult(result: ToolResult): CallToolResult {
   if (result.output !== '' || result.media === undefined || result.media.length === 0) {
     content.push({ type: 'text', text: result.output })
   }
-  for (const media of result.media ?? []) {
-    content.push({ type: media.type, data: media.data, mimeType: media.mediaType })
+  const served = servedContent(result)
+  if (served !== undefined) {
+    content.length = 0
+    content.push(...served)
+  } else {
+    for (const media of result.media ?? []) {
+      content.push({ type: media.type, data: media.data, mimeType: media.mediaType })
+    }
   }
   const answer: CallToolResult = { content }
   if (result.isError) answer.isError = true
@@ -164,4 +231,22 @@ function callToolResult(result: ToolResult): CallToolResult {
   const structured = result.metadata?.structuredContent
   if (!result.isError && isRecord(structured)) answer.structuredContent = structured
   return answer
+}
+
+/**
+ * A result of a tool from another MCP server holding embedded resources or resource links: its content
+ * blocks as that server sent them (secrets masked by the toolkit), so a gateway passes them on in order
+ * rather than as text. `undefined` for every other result.
+ */
+function servedContent(result: ToolResult): ContentBlock[] | undefined {
+  const blocks = result.metadata?.content
+  if (!Array.isArray(blocks) || !blocks.some(isResourceBlock)) return undefined
+  return blocks.filter(
+    (block): block is ContentBlock =>
+      isRecord(block) && ['text', 'image', 'audio', 'resource', 'resource_link'].includes(String(block.type)),
+  )
+}
+
+function isResourceBlock(block: unknown): boolean {
+  return isRecord(block) && (block.type === 'resource' || block.type === 'resource_link')
 }

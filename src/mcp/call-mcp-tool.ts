@@ -35,6 +35,8 @@ export function requestToolCall(options: {
     {
       timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(signal && { signal }),
+      // A progress token is asked for only when the caller listens.
+      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
     },
   )
 }
@@ -49,4 +51,14 @@ export function toolCallResult(
   return mapped.isError || outputSchema === undefined || 'toolResult' in answer
     ? mapped
     : checkStructuredContent(mapped, answer.structuredContent, outputSchema, origin)
+}
+
+/** The server's progress notifications, as the numbers and message they carry. */
+function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
+  return (progress: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
+    const report: Parameters<typeof onProgress>[0] = { progress: progress.progress }
+    if (typeof progress.total === 'number') report.total = progress.total
+    if (typeof progress.message === 'string') report.message = progress.message
+    onProgress(report)
+  }
 }

@@ -11,6 +11,7 @@ import { McpServerConnection } from './mcp-server-connection.js'
 import type { ToolFilter } from './mcp-server-plan.js'
 import type {
   ElicitationHandler,
+  McpCompletion,
   McpPrompt,
   McpPromptMessages,
   McpResource,
@@ -212,6 +213,14 @@ export async function loadMcpSource(
         name,
         description: result.description,
         messages: result.messages as McpPromptMessages['messages'],
+      })
+    },
+    async complete(server, request): Promise<McpCompletion> {
+      const { completion } = await byName(server, 'completion/complete').complete(request)
+      return definedOnly({
+        values: completion.values.filter((value) => typeof value === 'string').slice(0, 100),
+        total: completion.total,
+        hasMore: completion.hasMore,
       })
     },
     close() {

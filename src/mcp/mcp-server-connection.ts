@@ -1,6 +1,8 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
+  type CompleteRequest,
+  type CompleteResult,
   type GetPromptResult,
   McpError,
   type Tool as McpTool,
@@ -55,6 +57,9 @@ export class McpServerConnection {
   readonly #retiring = new Set<Promise<void>>()
   readonly #options: ConnectionOptions
   readonly #tools: ServerToolList
+  // The log listeners of the calls running now: a server's log message goes to each (a log
+  // notification names no request, so the calls in flight when it arrives are the ones it is about).
+  readonly #listening = new Set<NonNullable<ToolContext['onLog']>>()
 
   constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
@@ -110,10 +115,22 @@ export class McpServerConnection {
   }
 
   /** Calls a tool by its name on the server. Never throws: every failure is an error result. */
-  async call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-    const origin = { server: this.name, tool }
+  call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     // The SDK enforces `timeout` itself; it needs a signal only for what else can abort the call.
     const signal = signalBeyondDeadline(context)
+    const onLog = context.onLog
+    if (onLog === undefined) return this.#call(tool, args, context, signal)
+    this.#listening.add(onLog)
+    return this.#call(tool, args, context, signal).finally(() => this.#listening.delete(onLog))
+  }
+
+  async #call(
+    tool: string,
+    args: Record<string, unknown>,
+    context: ToolContext,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const origin = { server: this.name, tool }
     for (let attempt = 1; ; attempt++) {
       if (this.#state.status === 'closed') return errorResult(`MCP server "${this.name}" is closed.`)
       let session: Session
@@ -213,6 +230,14 @@ export class McpServerConnection {
     )
   }
 
+  /** Completes an argument of a prompt or resource template; no values when the server offers no completions. */
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.#request('completion/complete', async (client) => {
+      if (client.getServerCapabilities()?.completions === undefined) return { completion: { values: [] } }
+      return client.complete(params, { timeout: this.plan.timeoutMs })
+    })
+  }
+
   /** Runs one request on the live session (reconnecting first if needed); failures are `McpRequestError`s. */
   async #request<Value>(method: string, run: (client: Client) => Promise<Value>): Promise<Value> {
     if (this.#state.status === 'closed') {
@@ -299,6 +324,9 @@ export class McpServerConnection {
     return createMcpClient({
       server: this.name,
       onElicitation: this.#options.onElicitation,
+      onLog: (entry) => {
+        for (const listener of this.#listening) listener(entry)
+      },
       onToolListChanged: (client) => {
         const session = this.#session
         if (session !== undefined && session.client === client) this.#toolsChanged(session)

@@ -66,6 +66,7 @@ export function runTool(
           controller,
           outer !== undefined,
           context.idempotencyKey,
+          context,
         ),
       )
     } catch (error) {
