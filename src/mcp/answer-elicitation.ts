@@ -1,28 +1,45 @@
-import { type ElicitResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { type ElicitResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import { isRecord } from '../shared/is-record.js'
 import type { JSONSchema } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
 import type { ElicitationHandler } from './mcp-source.js'
 
 /**
- * Answers a server's `elicitation/create` through the host's handler: a field the user left out takes the
- * server's default, and an answer that does not fit the requested schema is refused as invalid params.
+ * Answers a server's `elicitation/create` (or a 2026-07-28 server's input request, which carries the same
+ * params) through the host's handler. In form mode a field the user left out takes the server's default,
+ * and an answer that does not fit the requested schema is refused as invalid params; in URL mode the
+ * handler is given the page to open and an accept carries no content.
  */
 export async function answerElicitation(options: {
   handler: ElicitationHandler
   server: string
-  params: { message: string; mode?: string | undefined; requestedSchema?: unknown }
+  params: { message: string; mode?: string | undefined; requestedSchema?: unknown; url?: unknown }
   signal: AbortSignal
 }): Promise<ElicitResult> {
   const { handler, server, params, signal } = options
+  if (params.mode === 'url') {
+    const url = typeof params.url === 'string' ? params.url : ''
+    const answer = await handler({
+      server,
+      message: params.message,
+      mode: 'url',
+      url,
+      requestedSchema: {},
+      signal,
+    })
+    return { action: answer.action }
+  }
   const requestedSchema = (isRecord(params.requestedSchema) ? params.requestedSchema : {}) as JSONSchema
-  const answer = await handler({ server, message: params.message, requestedSchema, signal })
+  const answer = await handler({ server, message: params.message, mode: 'form', requestedSchema, signal })
   if (answer.action !== 'accept') return { action: answer.action }
   // A field the user left out takes the default the server gave for it.
   const content: Record<string, unknown> = { ...defaultsOf(requestedSchema), ...(answer.content ?? {}) }
   const problem = validateArgs(requestedSchema, content)
   if (problem !== undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `The answer does not fit the requested schema: ${problem}`)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `The answer does not fit the requested schema: ${problem}`,
+    )
   }
   return { action: 'accept', content: content as NonNullable<ElicitResult['content']> }
 }

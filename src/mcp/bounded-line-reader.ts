@@ -1,5 +1,4 @@
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client'
 
 /** The largest message read from an MCP server's stdout, in bytes (the MCP SDK's own limit: 10 MB). */
 export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024

@@ -1,5 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { CompatibilityCallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Client } from '@modelcontextprotocol/client'
+import { TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
+import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
@@ -25,13 +26,9 @@ export function requestToolCall(options: {
       params: {
         name: tool,
         arguments: args,
-        // The call's key, so that the server can recognise a second attempt of it.
-        ...(context.idempotencyKey !== undefined && {
-          _meta: { idempotencyKey: context.idempotencyKey },
-        }),
+        ...withMeta(context),
       },
     },
-    CompatibilityCallToolResultSchema,
     {
       timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(signal && { signal }),
@@ -61,4 +58,19 @@ function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
     if (typeof progress.message === 'string') report.message = progress.message
     onProgress(report)
   }
+}
+
+/**
+ * The call's `_meta`: its idempotency key (so that the server can recognise a second attempt of it) and
+ * the trace context of the span it runs in (so that the server's spans join the host's trace).
+ */
+function withMeta(context: ToolContext): { _meta?: Record<string, string> } {
+  const meta: Record<string, string> = {}
+  if (context.idempotencyKey !== undefined) meta.idempotencyKey = context.idempotencyKey
+  const trace = activeTraceContext()
+  if (trace !== undefined) {
+    meta[TRACEPARENT_META_KEY] = trace.traceparent
+    if (trace.tracestate !== undefined) meta[TRACESTATE_META_KEY] = trace.tracestate
+  }
+  return Object.keys(meta).length === 0 ? {} : { _meta: meta }
 }

@@ -1,17 +1,20 @@
 import { stat } from 'node:fs/promises'
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import {
+  type Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  UnauthorizedError,
+} from '@modelcontextprotocol/client'
 import { Agent, fetch as undiciFetch } from 'undici'
 import { errorMessage } from '../tool/tool-result.js'
 import { boundedMcpFetch } from './bounded-mcp-fetch.js'
 import { describeError, describeStartFailure } from './describe-mcp-failure.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
-import type { Session } from './session.js'
+import type { McpProtocolChoice } from './negotiate-era.js'
+import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
@@ -23,7 +26,8 @@ const SSE_FALLBACK_STATUSES = new Set([400, 404, 405])
 
 /** What starting a session needs from its connection: a fresh client, a way to close a failed session, OAuth. */
 export interface SessionStart {
-  newClient: () => Client
+  /** A client for a session over `transport`, negotiating `protocol` (the entry's own when not given). */
+  newClient: (transport: McpTransportKind, protocol?: McpProtocolChoice) => Client
   /** Closes a session that did not start, in the background. */
   retire: (session: Session) => void
   oauthProvider: (plan: RemoteServerPlan) => ToolkitOAuthProvider | undefined
@@ -42,7 +46,7 @@ export async function connectServer(
   try {
     return await connectRemote(plan, 'streamable-http', start)
   } catch (error) {
-    if (!(error instanceof StreamableHTTPError && SSE_FALLBACK_STATUSES.has(error.code ?? 0))) throw error
+    if (!(error instanceof SdkHttpError && SSE_FALLBACK_STATUSES.has(error.status))) throw error
     try {
       return await connectRemote(plan, 'sse', start)
     } catch (fallbackError) {
@@ -59,6 +63,24 @@ async function connectStdio(plan: StdioServerPlan, start: SessionStart): Promise
     const folder = await stat(plan.cwd).catch(() => undefined)
     if (!folder?.isDirectory()) throw new Error(`"cwd" ${plan.cwd} is not an existing folder`)
   }
+  try {
+    return await startStdio(plan, start, undefined)
+  } catch (error) {
+    // The era is asked on the server's own process (no second one is spawned to ask); a 2025 server
+    // that exits on a request before `initialize` is started again and spoken to the 2025 way.
+    if (!(error instanceof ProbeEndedProcess)) throw error
+    return startStdio(plan, start, '2025-11-25')
+  }
+}
+
+/** A stdio server that exited while it was asked which era it speaks. */
+class ProbeEndedProcess extends Error {}
+
+async function startStdio(
+  plan: StdioServerPlan,
+  start: SessionStart,
+  protocol: McpProtocolChoice | undefined,
+): Promise<Session> {
   const transport = new StdioProcessTransport({
     command: plan.command,
     args: plan.args,
@@ -66,7 +88,7 @@ async function connectStdio(plan: StdioServerPlan, start: SessionStart): Promise
     cwd: plan.cwd,
   })
   const session: Session = {
-    client: start.newClient(),
+    client: start.newClient('stdio', protocol),
     transport,
     kind: 'stdio',
     lost: undefined,
@@ -78,8 +100,20 @@ async function connectStdio(plan: StdioServerPlan, start: SessionStart): Promise
     // A process that has exited may still have stderr in the pipe; it is the best clue to why.
     if (transport.exit !== undefined) await transport.drained(STDERR_DRAIN_MS)
     start.retire(session)
+    if (protocol === undefined && plan.protocolVersion === 'auto' && probeEndedProcess(error, transport)) {
+      throw new ProbeEndedProcess('the server exited on server/discover', { cause: error })
+    }
     throw new Error(describeStartFailure(plan, transport, error), { cause: error })
   }
+}
+
+function probeEndedProcess(error: unknown, transport: StdioProcessTransport): boolean {
+  return (
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    transport.exit !== undefined &&
+    /server\/discover/.test(error.message)
+  )
 }
 
 async function connectRemote(
@@ -105,7 +139,7 @@ async function connectRemote(
         ? new SSEClientTransport(plan.url, options)
         : new StreamableHTTPClientTransport(plan.url, options)
     const session: Session = {
-      client: start.newClient(),
+      client: start.newClient(kind),
       transport,
       kind,
       lost: undefined,
@@ -147,6 +181,7 @@ async function initialize(session: Session, timeoutMs: number): Promise<Session>
 /** Ends a session: the server is told (a remote one), the process or sockets are closed. */
 export async function closeSession(session: Session): Promise<void> {
   const { transport } = session
+  await session.stopListening?.()
   if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
     // Tell the server it can drop the session; a server that does not answer does not hold us up.
     await withDeadline(transport.terminateSession(), { ms: TERMINATE_SESSION_MS, phase: 'DELETE' }).catch(
@@ -163,7 +198,7 @@ export async function closeSession(session: Session): Promise<void> {
 
 /** True when a remote server answered that it no longer knows the session. */
 export function isSessionGone(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404
+  if (error instanceof SdkHttpError) return error.status === 404
   return /\(HTTP 404\)/.test(errorMessage(error))
 }
 

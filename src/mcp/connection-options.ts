@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as McpTool } from '@modelcontextprotocol/client'
 import type { ElicitationHandler } from './mcp-source.js'
 import type { OAuthOptions, OAuthTokenStore } from './oauth-options.js'
 import type { McpTransportKind } from './session.js'

@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as McpTool } from '@modelcontextprotocol/client'
 import { McpRequestError } from '../errors.js'
 import { didYouMean, listNames } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'

@@ -1,4 +1,4 @@
-import type { CompatibilityCallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js'
+import type { CompatibilityCallToolResult, ContentBlock } from '@modelcontextprotocol/client'
 import { base64Bytes, isBase64, mediaNote } from '../tool/tool-media.js'
 import { errorResult, toJsonText } from '../tool/tool-result.js'
 import type { ToolMedia, ToolResult } from '../tool/types.js'

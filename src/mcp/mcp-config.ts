@@ -1,3 +1,5 @@
+import type { McpProtocolChoice } from './negotiate-era.js'
+
 /**
  * The ways a server's `type` may be spelled: `local`/`stdio` start a process; `remote`, `http` and
  * `streamable-http` speak streamable HTTP (falling back to SSE); `sse` speaks only SSE.
@@ -42,6 +44,11 @@ export interface McpServerConfig {
   disabled?: boolean
   /** Milliseconds each phase (connect, initialize, list) may take. @default 30000 */
   timeout?: number
+  /**
+   * Which protocol era to speak: `auto` asks the server (`server/discover`) and falls back to the 2025
+   * handshake; `2026-07-28` or `2025-11-25` pins one. @default 'auto'
+   */
+  protocol?: McpProtocolChoice
   /**
    * Allow (`true`) or drop (`false`) tools by the server's own names. With any `true`, only the allowed
    * tools load; otherwise every tool not set to `false` loads.

@@ -1,16 +1,17 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
+  type CacheMode,
+  type Client,
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
-  McpError,
+  InMemoryResponseCacheStore,
   type Tool as McpTool,
   type Prompt,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js'
+  type ResourceTemplateType as ResourceTemplate,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client'
 import { McpRequestError } from '../errors.js'
 import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
 import { signalBeyondDeadline } from '../tool/call-context.js'
@@ -20,11 +21,14 @@ import { requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
 import { createMcpClient } from './create-mcp-client.js'
-import { describeCallFailure, describeError, describeExit } from './describe-mcp-failure.js'
+import { describeCallFailure, describeError, describeExit, serverAnswered } from './describe-mcp-failure.js'
 import { type ListPage, listAllPages } from './list-all-pages.js'
+import { listServerTools } from './list-server-tools.js'
+import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
+import type { McpProtocolChoice } from './negotiate-era.js'
 import { ServerToolList } from './server-tool-list.js'
-import type { Session } from './session.js'
+import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
@@ -60,6 +64,8 @@ export class McpServerConnection {
   // The log listeners of the calls running now: a server's log message goes to each (a log
   // notification names no request, so the calls in flight when it arrives are the ones it is about).
   readonly #listening = new Set<NonNullable<ToolContext['onLog']>>()
+  // The server's list results, kept for their `ttlMs` across reconnects.
+  readonly #listCache = new InMemoryResponseCacheStore()
 
   constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
@@ -165,7 +171,7 @@ export class McpServerConnection {
         if (isSessionGone(error)) {
           this.#markLost(session, 'the server no longer knows this session')
           if (attempt === 1) continue
-        } else if (session.kind !== 'stdio' && !(error instanceof McpError)) {
+        } else if (session.kind !== 'stdio' && !serverAnswered(error)) {
           // The request never reached the server (network error): reconnect on the next call.
           this.#markLost(session, describeError(error))
         }
@@ -179,28 +185,12 @@ export class McpServerConnection {
 
   /** Every resource the server lists (all pages); none when it offers no resources. */
   listResources(): Promise<Resource[]> {
-    return this.#request('resources/list', async (client) => {
-      if (client.getServerCapabilities()?.resources === undefined) return []
-      return this.#pages('resources', MAX_LIST_PAGES, (cursor) =>
-        client.listResources(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
-          items: page.resources,
-          next: page.nextCursor,
-        })),
-      )
-    })
+    return this.#list('resources/list', 'resources', 'resources')
   }
 
   /** Every resource template the server lists (all pages). */
   listResourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.#request('resources/templates/list', async (client) => {
-      if (client.getServerCapabilities()?.resources === undefined) return []
-      return this.#pages('resource templates', MAX_LIST_PAGES, (cursor) =>
-        client.listResourceTemplates(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
-          items: page.resourceTemplates,
-          next: page.nextCursor,
-        })),
-      )
-    })
+    return this.#list('resources/templates/list', 'resourceTemplates', 'resource templates')
   }
 
   /** Reads one resource (or a URI made from a template). */
@@ -212,11 +202,21 @@ export class McpServerConnection {
 
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
   listPrompts(): Promise<Prompt[]> {
-    return this.#request('prompts/list', async (client) => {
-      if (client.getServerCapabilities()?.prompts === undefined) return []
-      return this.#pages('prompts', MAX_LIST_PAGES, (cursor) =>
-        client.listPrompts(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
-          items: page.prompts,
+    return this.#list('prompts/list', 'prompts', 'prompts')
+  }
+
+  /** Every page of a resource or prompt list (`key` names the page's items); none when not offered. */
+  #list<Item>(
+    method: 'resources/list' | 'resources/templates/list' | 'prompts/list',
+    key: 'resources' | 'resourceTemplates' | 'prompts',
+    what: string,
+  ): Promise<Item[]> {
+    return this.#request(method, async (client) => {
+      if (client.getServerCapabilities()?.[key === 'prompts' ? 'prompts' : 'resources'] === undefined)
+        return []
+      return this.#pages(what, MAX_LIST_PAGES, (params) =>
+        client.request({ method, params }, { timeout: this.plan.timeoutMs }).then((page) => ({
+          items: (page as unknown as Record<string, Item[]>)[key] ?? [],
           next: page.nextCursor,
         })),
       )
@@ -255,8 +255,7 @@ export class McpServerConnection {
     try {
       return await withDeadline(run(session.client), { ms: this.plan.timeoutMs, phase: method })
     } catch (error) {
-      if (session.kind !== 'stdio' && !(error instanceof McpError))
-        this.#markLost(session, describeError(error))
+      if (session.kind !== 'stdio' && !serverAnswered(error)) this.#markLost(session, describeError(error))
       throw new McpRequestError(
         `MCP server "${this.name}" failed ${method}: ${this.#scrub(describeError(error))}`,
         { server: this.name, method },
@@ -274,7 +273,10 @@ export class McpServerConnection {
     if (session !== this.#session) return
     this.#tools.relist({
       list: () =>
-        withDeadline(this.#listTools(session.client), { ms: this.plan.timeoutMs, phase: 'tools/list' }),
+        withDeadline(this.#listTools(session.client, 'refresh'), {
+          ms: this.plan.timeoutMs,
+          phase: 'tools/list',
+        }),
       isCurrent: () => session === this.#session,
       onError: (error) =>
         this.#options.onWarning?.(
@@ -320,9 +322,13 @@ export class McpServerConnection {
     return this.#reopening
   }
 
-  #newClient(): Client {
+  #newClient(transport: McpTransportKind, protocol?: McpProtocolChoice): Client {
     return createMcpClient({
       server: this.name,
+      protocol: protocol ?? this.plan.protocolVersion,
+      transport,
+      cache: this.#listCache,
+      listMaxPages: MAX_TOOL_PAGES,
       onElicitation: this.#options.onElicitation,
       onLog: (entry) => {
         for (const listener of this.#listening) listener(entry)
@@ -342,6 +348,13 @@ export class McpServerConnection {
     if (session.transport instanceof StdioProcessTransport)
       session.stderrMark = session.transport.stderrLength
     session.client.onclose = () => this.#markLost(session, describeExit(session))
+    session.stopListening = listenForToolChanges({
+      client: session.client,
+      timeoutMs: this.plan.timeoutMs,
+      isCurrent: () => session === this.#session && session.lost === undefined,
+      onReopened: () => this.#toolsChanged(session),
+      onLost: (reason) => this.#markLost(session, reason),
+    })
   }
 
   #markLost(session: Session, reason: string): void {
@@ -358,7 +371,7 @@ export class McpServerConnection {
 
   async #connectAndList(): Promise<{ session: Session; tools: McpTool[] }> {
     const session = await connectServer(this.plan, {
-      newClient: () => this.#newClient(),
+      newClient: (transport, protocol) => this.#newClient(transport, protocol),
       retire: (failed) => this.#retire(failed),
       oauthProvider: (plan) => this.#oauthProvider(plan),
     })
@@ -382,15 +395,9 @@ export class McpServerConnection {
     }
   }
 
-  async #listTools(client: Client): Promise<McpTool[]> {
-    // A server that offers only prompts or resources has no tools/list to call.
-    if (client.getServerCapabilities()?.tools === undefined) return []
-    return this.#pages('tools', MAX_TOOL_PAGES, (cursor) =>
-      client.listTools(cursor, { timeout: this.plan.timeoutMs }).then((page) => ({
-        items: page.tools,
-        next: page.nextCursor,
-      })),
-    )
+  #listTools(client: Client, cacheMode: CacheMode = 'use'): Promise<McpTool[]> {
+    const walk = (page: ListPage<McpTool>) => this.#pages('tools', MAX_TOOL_PAGES, page)
+    return listServerTools({ client, timeoutMs: this.plan.timeoutMs, cacheMode, walk })
   }
 
   /** Closes a session in the background; `close()` waits for every one. */

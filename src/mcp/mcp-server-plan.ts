@@ -1,5 +1,6 @@
 // What a checked `mcp.json` becomes: one plan per server (how to start or reach it, or why it does not load).
 import type { McpAuthConfig } from './mcp-config.js'
+import type { McpProtocolChoice } from './negotiate-era.js'
 
 /**
  * Which of a server's tools load, by the server's own names.
@@ -30,6 +31,8 @@ export interface StdioServerPlan {
   env: Record<string, string>
   cwd: string | undefined
   timeoutMs: number
+  /** The entry's `protocol`: which era to speak (`auto` asks the server). */
+  protocolVersion: McpProtocolChoice
   tools: ToolFilter
   /** Values that must never be shown (env values, expanded variables). */
   secrets: string[]
@@ -49,6 +52,8 @@ export interface RemoteServerPlan {
   protocol: 'streamable-http' | 'sse'
   headers: Record<string, string>
   timeoutMs: number
+  /** The entry's `protocol`: which era to speak (`auto` asks the server). */
+  protocolVersion: McpProtocolChoice
   tools: ToolFilter
   secrets: string[]
   /** OAuth, when the entry has `auth`. */

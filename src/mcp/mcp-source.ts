@@ -28,7 +28,14 @@ export interface ElicitationRequest {
   /** The server's name in the config. */
   server: string
   message: string
-  /** An object schema of primitive properties (string, number, integer, boolean, enum). */
+  /**
+   * `form` asks for values shaped by `requestedSchema`; `url` asks the user to open `url` (a sign-in or
+   * payment page, say) and accepting means they agreed to; the server learns the outcome on its own.
+   */
+  mode?: 'form' | 'url'
+  /** The page to open, in URL mode (the server's text: show it, never open it unasked). */
+  url?: string
+  /** An object schema of primitive properties (string, number, integer, boolean, enum); empty in URL mode. */
   requestedSchema: JSONSchema
   /** Aborted when the server gives up on the request (or the connection closes). */
   signal: AbortSignal

@@ -15,6 +15,7 @@ import type {
   RemoteServerPlan,
   ToolFilter,
 } from './mcp-server-plan.js'
+import { type McpProtocolChoice, PROTOCOL_CHOICES } from './negotiate-era.js'
 import {
   describeValue,
   type EntryContext,
@@ -45,6 +46,7 @@ const SERVER_KEYS = [
   'disabled',
   'timeout',
   'tools',
+  'protocol',
 ]
 const LOCAL_TYPES = new Set(['local', 'stdio'])
 const STREAMABLE_TYPES = new Set(['remote', 'http', 'streamable-http', 'streamablehttp'])
@@ -174,6 +176,7 @@ function planEnabledServer(
 ): McpServerPlan {
   const type = serverType(entry)
   const timeoutMs = timeoutOf(entry)
+  const protocolVersion = protocolOf(entry)
   const tools = toolFilterOf(entry)
   const secrets: string[] = []
   if (type === 'stdio') {
@@ -192,6 +195,7 @@ function planEnabledServer(
       env,
       cwd: cwd === undefined ? undefined : resolve(context.baseDir, cwd),
       timeoutMs,
+      protocolVersion,
       tools,
       secrets,
     }
@@ -208,6 +212,7 @@ function planEnabledServer(
     protocol: type,
     headers,
     timeoutMs,
+    protocolVersion,
     tools,
     secrets,
   }
@@ -302,6 +307,15 @@ function timeoutOf(entry: Record<string, unknown>): number {
   if (raw === undefined) return DEFAULT_MCP_TIMEOUT_MS
   if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0) return raw
   throw new EntryProblem(`"timeout" must be a positive number of milliseconds; got ${describeValue(raw)}`)
+}
+
+function protocolOf(entry: Record<string, unknown>): McpProtocolChoice {
+  const raw = entry.protocol
+  if (raw === undefined) return 'auto'
+  if (PROTOCOL_CHOICES.includes(raw as McpProtocolChoice)) return raw as McpProtocolChoice
+  throw new EntryProblem(
+    `"protocol" must be one of ${PROTOCOL_CHOICES.map((choice) => `"${choice}"`).join(', ')}; got ${typeof raw === 'string' ? JSON.stringify(raw) : describeValue(raw)}`,
+  )
 }
 
 function toolFilterOf(entry: Record<string, unknown>): ToolFilter {

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
+import type { ReadResourceResult } from '@modelcontextprotocol/client'
 import { joinToolName } from '../tool/names.js'
 import { base64Bytes, isBase64 } from '../tool/tool-media.js'
 import { errorMessage, errorResult, toJsonText } from '../tool/tool-result.js'

@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool as McpTool } from '@modelcontextprotocol/client'
 import { isRecord } from '../shared/is-record.js'
 import type { JSONSchema } from '../tool/types.js'
 

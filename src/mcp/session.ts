@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { Client, Transport } from '@modelcontextprotocol/client'
 import type { Agent } from 'undici'
 
 /**
@@ -21,4 +20,6 @@ export interface Session {
   stderrMark: number
   /** A remote session's own connection pool: closing the session ends every socket it opened. */
   sockets?: Agent
+  /** Ends the session's change subscription (2026-07-28 connections). */
+  stopListening?: () => Promise<void>
 }

@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client'
 import { BoundedLineReader, tooLargeMessage } from './bounded-line-reader.js'
 import { descendantsOf, groupRunning, processAlive } from './process-tree.js'
 
@@ -78,6 +76,15 @@ export class StdioProcessTransport implements Transport {
   /** How the process ended, when it has. */
   get exit(): ProcessExit | undefined {
     return this.#exit
+  }
+
+  /**
+   * The server's stderr stream once started. Its presence with `pid` also tells the MCP client that this
+   * is a stdio transport, so it asks the era in place: a server that does not answer `server/discover`
+   * in time is taken for a 2025 one on the same process.
+   */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.#child?.stderr ?? null
   }
 
   /** The last few thousand characters the server wrote to stderr. */

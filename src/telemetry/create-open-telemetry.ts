@@ -1,5 +1,6 @@
-import { type Meter, metrics, type Tracer, trace } from '@opentelemetry/api'
+import { context, type Meter, metrics, TraceFlags, type Tracer, trace } from '@opentelemetry/api'
 import type { LoopTelemetry } from '../contracts/run-telemetry.js'
+import { readTraceContextWith, type TraceContext } from '../shared/trace-context.js'
 import { toolkitSecretScrubber } from '../toolkit/toolkit-secrets.js'
 import { VERSION } from '../version.js'
 import { createInstruments } from './instruments.js'
@@ -19,6 +20,8 @@ export function createOpenTelemetry(options: TelemetryOptions): LoopTelemetry {
   const meter = (options.meter as Meter | undefined) ?? metrics.getMeter('toolnexus', VERSION)
   const recordContent = options.recordContent === true
   const instruments = createInstruments(meter)
+  // A tool call that runs inside a span carries it to the MCP server it calls (one trace across both).
+  readTraceContextWith(activeSpanContext)
   return {
     startRun(info) {
       // Even without content, ids, models and error types come from the model or a server: all are masked.
@@ -27,4 +30,14 @@ export function createOpenTelemetry(options: TelemetryOptions): LoopTelemetry {
       return new OpenTelemetryRun({ tracer, instruments, scrub, mask, ...info })
     },
   }
+}
+
+/** The active span's context as W3C `traceparent` / `tracestate`; undefined without a valid span. */
+function activeSpanContext(): TraceContext | undefined {
+  const span = trace.getSpanContext(context.active())
+  if (span === undefined || !trace.isSpanContextValid(span)) return undefined
+  const flags = (span.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? '01' : '00'
+  const traceparent = `00-${span.traceId}-${span.spanId}-${flags}`
+  const tracestate = span.traceState?.serialize()
+  return tracestate ? { traceparent, tracestate } : { traceparent }
 }

@@ -1,4 +1,5 @@
 // A server whose list never ends is cut off at a bound, with a warning that says so and what was kept.
+
 import { afterEach, describe, expect, it } from 'vitest'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { PAGED_SERVER, recordingLogger } from './mcp-fixtures.js'
@@ -14,17 +15,20 @@ describe('MCP list pagination', () => {
       'a list that never ends stops at 1,000 pages with a warning',
       '--endless',
       1000,
-      'MCP server "paged" has more than 1,000 pages, the limit while listing tools: kept the 1,000 tools of its first 1,000 pages.',
+      [
+        'MCP server "paged" has more than 1,000 pages, the limit while listing tools: kept the 1,000 tools of its first 1,000 pages.',
+      ],
     ],
     [
-      'a cursor handed out twice stops the listing with a warning',
+      // The SDK's page walk ends where a page repeats the one before it, cursor and items alike.
+      'a cursor that sends the client back to the same page ends the listing there',
       '--loop-cursor',
       2,
-      'MCP server "paged" handed out a cursor it had given before (it would page forever) while listing tools: kept the 2 tools of its first 2 pages.',
+      [],
     ],
   ])(
     '%s',
-    async (_case, flag, tools, warning) => {
+    async (_case, flag, tools, warnings) => {
       const { logger, lines } = recordingLogger()
       const toolkit = await createToolkit({
         logger,
@@ -33,7 +37,7 @@ describe('MCP list pagination', () => {
       toolkits.push(toolkit)
       expect(toolkit.mcpStatus()).toStrictEqual({ paged: 'connected' })
       expect(toolkit.tools()).toHaveLength(tools)
-      expect(lines).toStrictEqual([warning])
+      expect(lines).toStrictEqual(warnings)
     },
     60_000,
   )

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createToolkit, type Toolkit } from '../../src/index.js'
 
 /**
- * A streamable HTTP MCP server that answers initialize and tools/list, holds the GET event stream open,
+ * A streamable HTTP MCP server that answers initialize and tools/list (any other method but tools/call with
+ * "Method not found"), holds the GET event stream open,
  * never answers a tools/call, and never answers anything under /silent. It counts the sockets open on
  * its side.
  */
@@ -34,6 +35,16 @@ async function startSilentServer(): Promise<{ url: string; open: Set<Socket>; se
       })
     } else if (message.method === 'tools/list') {
       answer({ tools: [{ name: 'hang', inputSchema: { type: 'object' } }] })
+    } else if (message.method !== 'tools/call') {
+      // What a 2025 server answers to a method it does not know (the client's era probe among them).
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32601, message: 'Method not found' },
+        }),
+      )
     }
     // tools/call: never answered.
   })

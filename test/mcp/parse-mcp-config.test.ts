@@ -44,6 +44,7 @@ describe('parseMcpConfig: dialects', () => {
       env: { GITHUB_TOKEN: SECRET, PORT: '3000' },
       cwd: undefined,
       timeoutMs: 30_000,
+      protocolVersion: 'auto',
       tools: { allow: undefined, drop: new Set() },
       secrets: [SECRET, SECRET],
     })
@@ -114,6 +115,26 @@ describe('parseMcpConfig: dialects', () => {
     const plan = only({ mcpServers: { one: { ...fields, ...(type !== undefined && { type }) } } })
     const reached = plan.kind === 'remote' ? plan.protocol : plan.kind
     expect(reached).toBe(expected)
+  })
+
+  it.each([
+    [undefined, 'auto'],
+    ['auto', 'auto'],
+    ['2025-11-25', '2025-11-25'],
+    ['2026-07-28', '2026-07-28'],
+  ])('protocol %s pins the era %s, for local and remote servers alike', (protocol, expected) => {
+    const entry = protocol === undefined ? {} : { protocol }
+    const { servers } = parseMcpConfig(
+      {
+        mcpServers: { local: { command: 'x', ...entry }, remote: { url: 'http://127.0.0.1/mcp', ...entry } },
+      },
+      options,
+    )
+    expect(
+      servers.map((plan) =>
+        plan.kind === 'invalid' ? plan.reason : plan.kind === 'disabled' ? '' : plan.protocolVersion,
+      ),
+    ).toStrictEqual([expected, expected])
   })
 
   it('reads servers from every section, the first of a duplicate name winning with a warning', () => {
@@ -224,6 +245,12 @@ describe('parseMcpConfig: a bad server entry fails only that server', () => {
       '"timeout" must be a positive number of milliseconds',
     ],
     ['a string timeout', { command: 'x', timeout: '30s' }, '"timeout" must be a positive number'],
+    [
+      'an unknown protocol',
+      { url: 'http://127.0.0.1/mcp', protocol: '2026' },
+      '"protocol" must be one of "auto", "2025-11-25", "2026-07-28"; got "2026"',
+    ],
+    ['a numeric protocol', { command: 'x', protocol: 2026 }, '"protocol" must be one of "auto"'],
     ['a non-boolean tools map', { command: 'x', tools: { echo: 'yes' } }, '"tools" must map'],
     ['a string enabled', { command: 'x', enabled: 'false' }, '"enabled" must be true or false'],
     ['remote without url', { type: 'remote' }, '"type": "remote" needs a "url"'],
