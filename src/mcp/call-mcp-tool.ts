@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client'
-import { TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
+import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
 import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
@@ -67,6 +67,9 @@ function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
 function withMeta(context: ToolContext): { _meta?: Record<string, string> } {
   const meta: Record<string, string> = {}
   if (context.idempotencyKey !== undefined) meta.idempotencyKey = context.idempotencyKey
+  // A caller that takes the call's log messages gets them all (a 2026-07-28 server sends none unasked);
+  // it filters them itself.
+  if (context.onLog !== undefined) meta[LOG_LEVEL_META_KEY] = 'debug'
   const trace = activeTraceContext()
   if (trace !== undefined) {
     meta[TRACEPARENT_META_KEY] = trace.traceparent
