@@ -21,7 +21,7 @@ export function createMcpClient(options: {
   onElicitation: ElicitationHandler | undefined
   onToolListChanged: (client: Client) => void
   /** The server's log messages (`notifications/message`). */
-  onLog?: (entry: ToolLogEntry) => void
+  onLog?: ((entry: ToolLogEntry) => void) | undefined
   /** Kept by the connection across its sessions, so a reconnect inside a list's `ttlMs` does not list again. */
   cache: ResponseCacheStore
   /** The most pages one list may have. */

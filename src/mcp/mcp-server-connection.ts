@@ -1,8 +1,6 @@
 import {
   type CacheMode,
   type Client,
-  type CompleteRequest,
-  type CompleteResult,
   type GetPromptResult,
   InMemoryResponseCacheStore,
   type Tool as McpTool,
@@ -61,9 +59,6 @@ export class McpServerConnection {
   readonly #retiring = new Set<Promise<void>>()
   readonly #options: ConnectionOptions
   readonly #tools: ServerToolList
-  // The log listeners of the calls running now: a server's log message goes to each (a log
-  // notification names no request, so the calls in flight when it arrives are the ones it is about).
-  readonly #listening = new Set<NonNullable<ToolContext['onLog']>>()
   // The server's list results, kept for their `ttlMs` across reconnects.
   readonly #listCache = new InMemoryResponseCacheStore()
 
@@ -121,22 +116,10 @@ export class McpServerConnection {
   }
 
   /** Calls a tool by its name on the server. Never throws: every failure is an error result. */
-  call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    const origin = { server: this.name, tool }
     // The SDK enforces `timeout` itself; it needs a signal only for what else can abort the call.
     const signal = signalBeyondDeadline(context)
-    const onLog = context.onLog
-    if (onLog === undefined) return this.#call(tool, args, context, signal)
-    this.#listening.add(onLog)
-    return this.#call(tool, args, context, signal).finally(() => this.#listening.delete(onLog))
-  }
-
-  async #call(
-    tool: string,
-    args: Record<string, unknown>,
-    context: ToolContext,
-    signal: AbortSignal | undefined,
-  ): Promise<ToolResult> {
-    const origin = { server: this.name, tool }
     for (let attempt = 1; ; attempt++) {
       if (this.#state.status === 'closed') return errorResult(`MCP server "${this.name}" is closed.`)
       let session: Session
@@ -230,12 +213,13 @@ export class McpServerConnection {
     )
   }
 
-  /** Completes an argument of a prompt or resource template; no values when the server offers no completions. */
-  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.#request('completion/complete', async (client) => {
-      if (client.getServerCapabilities()?.completions === undefined) return { completion: { values: [] } }
-      return client.complete(params, { timeout: this.plan.timeoutMs })
-    })
+  /** Completes a prompt argument or template variable; no values where the server offers no completions. */
+  complete(params: Parameters<Client['complete']>[0]): ReturnType<Client['complete']> {
+    return this.#request('completion/complete', (client) =>
+      client.getServerCapabilities()?.completions === undefined
+        ? Promise.resolve({ completion: { values: [] } })
+        : client.complete(params, { timeout: this.plan.timeoutMs }),
+    )
   }
 
   /** Runs one request on the live session (reconnecting first if needed); failures are `McpRequestError`s. */
@@ -330,9 +314,7 @@ export class McpServerConnection {
       cache: this.#listCache,
       listMaxPages: MAX_TOOL_PAGES,
       onElicitation: this.#options.onElicitation,
-      onLog: (entry) => {
-        for (const listener of this.#listening) listener(entry)
-      },
+      onLog: this.#options.onLog,
       onToolListChanged: (client) => {
         const session = this.#session
         if (session !== undefined && session.client === client) this.#toolsChanged(session)
