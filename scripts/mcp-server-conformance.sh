@@ -10,8 +10,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 node22="$(bash scripts/node22.sh)"
 scenarios=(
-  server-initialize ping tools-list tools-call-simple-text tools-call-image tools-call-audio tools-call-error
-  json-schema-2020-12 server-sse-multiple-streams dns-rebinding-protection
+  server-initialize ping logging-set-level completion-complete tools-list tools-call-simple-text
+  tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content
+  tools-call-with-logging tools-call-error tools-call-with-progress json-schema-2020-12
+  server-sse-multiple-streams resources-list resources-read-text resources-read-binary
+  resources-templates-read prompts-list prompts-get-simple prompts-get-with-args
+  prompts-get-embedded-resource prompts-get-with-image dns-rebinding-protection
 )
 work="$(mktemp -d)"
 node --import tsx test/mcp-server/conformance-server.ts >"$work/url" 2>"$work/server.log" &

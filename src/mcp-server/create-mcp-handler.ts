@@ -18,6 +18,7 @@ import {
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
 import { taskStoreFor } from './serve-tasks.js'
+import { traceServedCalls } from './trace-served-call.js'
 
 /**
  * What `createMcpHandler` takes besides the toolkit.
@@ -145,8 +146,9 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
   const codec = approvalCodec(options.requestStateKey)
   const store = taskStoreFor(options)
+  const traced = traceServedCalls(options.telemetry)
   const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks'>) =>
-    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec })
+    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec, traced })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
   const perRequest = sdkMcpHandler(

@@ -5,10 +5,14 @@ import {
   ProtocolErrorCode,
   type RequestStateCodec,
   Server,
+  type ServerContext,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
 } from '@modelcontextprotocol/server'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
 import { SearchSession } from '../loop/search-session.js'
 import { isRecord } from '../shared/is-record.js'
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
@@ -23,6 +27,8 @@ import {
   type TaskServing,
   taskTimeoutMs,
 } from './serve-tasks.js'
+import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
+import type { CallerTrace, TraceServedCall } from './trace-served-call.js'
 
 /**
  * What every way of serving a toolkit over MCP takes.
@@ -65,6 +71,13 @@ export interface McpServeOptions {
    * a task still running then is cancelled. @default 3600000 (one hour)
    */
   taskTtlMs?: number
+  /**
+   * OpenTelemetry for served calls: each runs in an `execute_tool <tool>` span whose parent is the
+   * `traceparent` its request carried in `_meta`, so one trace spans the calling host and this server.
+   * Needs `@opentelemetry/api` installed; nothing of it loads without this option. Only its `tracer` is
+   * read here.
+   */
+  telemetry?: TelemetryOptions
 }
 
 /** How one server instance is served: the era it speaks, and whether it can ask the client anything. */
@@ -79,6 +92,8 @@ export interface ServedInstance {
   codec: RequestStateCodec<ApprovalState>
   /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
   tasks?: TaskServing
+  /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
+  traced?: TraceServedCall | undefined
 }
 
 const DEFAULT_LIST_TTL_MS = 60_000
@@ -106,8 +121,10 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
+      // The toolkit's MCP servers' resources, prompts, completions and logs are served through it.
       capabilities: {
         tools: searching ? { listChanged: true } : {},
+        ...sourceCapabilities(toolkit),
         ...(options.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -153,29 +170,87 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       return startTask(options.tasks, {
         timeoutMs: taskTimeoutMs(tool),
         run: async (task, ask) => {
-          const signal = task.controller.signal
-          if (await toolkit.needsApproval(name, args, task.id)) {
+          const inTask = checkOnce(toolkit, name, args, task.id)
+          if (await inTask.needsApproval()) {
             const verdict = await approveInTask({ ctx, ask, name, args })
             if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
           }
-          const context = { toolCallId: task.id, signal, timeoutMs: Number.POSITIVE_INFINITY }
-          return callToolResult(await toolkit.execute(name, args, context))
+          const signal = task.controller.signal
+          return callToolResult(
+            await inTask.execute({ toolCallId: task.id, signal, timeoutMs: Number.POSITIVE_INFINITY }),
+          )
         },
       })
     }
-    if (await toolkit.needsApproval(name, args, toolCallId)) {
+    const checked = checkOnce(toolkit, name, args, toolCallId)
+    if (await checked.needsApproval()) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
-    const context: ToolContext = { toolCallId, signal: ctx.mcpReq.signal }
-    return callToolResult(await toolkit.execute(name, args, context))
+    const context = callContext(ctx, toolCallId, request.params._meta)
+    const run = (): Promise<ToolResult> => checked.execute(context)
+    const traced = options.traced
+    return callToolResult(
+      await (traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)),
+    )
   })
+  serveMcpSources(server, toolkit)
   return server
+}
+
+/**
+ * One check of a served call's arguments, shared by its approval question and its run (the toolkit's
+ * `checkCall`; undefined from it means no approval rule covers the call. A toolkit without `checkCall`
+ * checks in `needsApproval` and again in `execute`).
+ */
+function checkOnce(toolkit: Toolkit, name: string, args: Record<string, unknown>, toolCallId: string) {
+  const checked = toolkit.checkCall?.(name, args, toolCallId)
+  return {
+    needsApproval: async (): Promise<boolean> =>
+      checked !== undefined
+        ? await checked.needsApproval
+        : toolkit.checkCall === undefined && (await toolkit.needsApproval(name, args, toolCallId)),
+    execute: (context: ToolContext): Promise<ToolResult> =>
+      checked === undefined ? toolkit.execute(name, args, context) : checked.execute(context),
+  }
 }
 
 function refusalOf(verdict: ApprovalVerdict): string {
   return verdict.kind === 'refuse' ? verdict.reason : 'The call was not approved. It was not run.'
+}
+
+/**
+ * A served call's context: its id and signal, and, for the MCP tools among the toolkit's, where their
+ * progress (when the caller sent a progress token) and log messages go: to this caller.
+ */
+function callContext(ctx: ServerContext, toolCallId: string, meta: unknown): ToolContext {
+  const context: ToolContext = {
+    toolCallId,
+    signal: ctx.mcpReq.signal,
+    onLog: (entry) => {
+      ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => {})
+    },
+  }
+  const token = isRecord(meta) ? meta.progressToken : undefined
+  if (typeof token === 'string' || typeof token === 'number') {
+    context.onProgress = (progress) => {
+      ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } })
+        .catch(() => {})
+    }
+  }
+  return context
+}
+
+/** The trace context of a request: the 2026-07-28 envelope's, else a 2025 request's `_meta`. */
+function callerTrace(ctx: ServerContext, meta: unknown): CallerTrace {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const legacy = isRecord(meta) ? meta : {}
+  return {
+    traceparent: envelope?.[TRACEPARENT_META_KEY] ?? legacy[TRACEPARENT_META_KEY],
+    tracestate: envelope?.[TRACESTATE_META_KEY] ?? legacy[TRACESTATE_META_KEY],
+  }
 }
 
 function listedTool(tool: Tool): ListedTool {
@@ -198,8 +273,14 @@ function callToolResult(result: ToolResult): CallToolResult {
   if (result.output !== '' || result.media === undefined || result.media.length === 0) {
     content.push({ type: 'text', text: result.output })
   }
-  for (const media of result.media ?? []) {
-    content.push({ type: media.type, data: media.data, mimeType: media.mediaType })
+  const served = servedContent(result)
+  if (served !== undefined) {
+    content.length = 0
+    content.push(...served)
+  } else {
+    for (const media of result.media ?? []) {
+      content.push({ type: media.type, data: media.data, mimeType: media.mediaType })
+    }
   }
   const answer: CallToolResult = { content }
   if (result.isError) answer.isError = true
@@ -207,4 +288,22 @@ function callToolResult(result: ToolResult): CallToolResult {
   const structured = result.metadata?.structuredContent
   if (!result.isError && isRecord(structured)) answer.structuredContent = structured
   return answer
+}
+
+/**
+ * A result of a tool from another MCP server holding embedded resources or resource links: its content
+ * blocks as that server sent them (secrets masked by the toolkit), so a gateway passes them on in order
+ * rather than as text. `undefined` for every other result.
+ */
+function servedContent(result: ToolResult): ContentBlock[] | undefined {
+  const blocks = result.metadata?.content
+  if (!Array.isArray(blocks) || !blocks.some(isResourceBlock)) return undefined
+  return blocks.filter(
+    (block): block is ContentBlock =>
+      isRecord(block) && ['text', 'image', 'audio', 'resource', 'resource_link'].includes(String(block.type)),
+  )
+}
+
+function isResourceBlock(block: unknown): boolean {
+  return isRecord(block) && (block.type === 'resource' || block.type === 'resource_link')
 }

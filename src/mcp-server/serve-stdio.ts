@@ -4,6 +4,7 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 import { taskStoreFor } from './serve-tasks.js'
+import { traceServedCalls } from './trace-served-call.js'
 
 /** A toolkit being served over standard input and output. */
 export interface StdioMcpServer {
@@ -60,6 +61,7 @@ export async function serveStdio(
   const codec = approvalCodec(options.requestStateKey)
   // One client per process: its tasks are bound to this connection.
   const tasks = { store: taskStoreFor(options), owner: () => Promise.resolve('stdio') }
+  const traced = traceServedCalls(options.telemetry)
   const handle = serveSdkStdio(({ era }) =>
     createToolkitMcpServer(toolkit, {
       ...options,
@@ -67,6 +69,7 @@ export async function serveStdio(
       canAsk: true,
       servesApprovals: true,
       codec,
+      traced,
       ...(era === 'modern' ? { tasks } : {}),
     }),
   )

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client'
-import { TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
+import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
 import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
@@ -32,6 +32,8 @@ export function requestToolCall(options: {
     {
       timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(signal && { signal }),
+      // A progress token is asked for only when the caller listens.
+      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
     },
   )
 }
@@ -48,6 +50,16 @@ export function toolCallResult(
     : checkStructuredContent(mapped, answer.structuredContent, outputSchema, origin)
 }
 
+/** The server's progress notifications, as the numbers and message they carry. */
+function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
+  return (progress: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
+    const report: Parameters<typeof onProgress>[0] = { progress: progress.progress }
+    if (typeof progress.total === 'number') report.total = progress.total
+    if (typeof progress.message === 'string') report.message = progress.message
+    onProgress(report)
+  }
+}
+
 /**
  * The call's `_meta`: its idempotency key (so that the server can recognise a second attempt of it) and
  * the trace context of the span it runs in (so that the server's spans join the host's trace).
@@ -55,6 +67,9 @@ export function toolCallResult(
 function withMeta(context: ToolContext): { _meta?: Record<string, string> } {
   const meta: Record<string, string> = {}
   if (context.idempotencyKey !== undefined) meta.idempotencyKey = context.idempotencyKey
+  // A caller that takes the call's log messages gets them all (a 2026-07-28 server sends none unasked);
+  // it filters them itself.
+  if (context.onLog !== undefined) meta[LOG_LEVEL_META_KEY] = 'debug'
   const trace = activeTraceContext()
   if (trace !== undefined) {
     meta[TRACEPARENT_META_KEY] = trace.traceparent

@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client'
+import type { ToolLogEntry } from '../tool/types.js'
 import type { ElicitationHandler } from './mcp-source.js'
 import type { OAuthOptions, OAuthTokenStore } from './oauth-options.js'
 import type { McpTransportKind } from './session.js'
@@ -25,6 +26,8 @@ export interface ConnectionOptions {
   /** A new tool list, after `notifications/tools/list_changed` or a reconnect. */
   onToolsChanged?: (tools: readonly McpTool[]) => void
   onWarning?: (message: string) => void
+  /** The server's log messages (`notifications/message`). */
+  onLog?: (entry: ToolLogEntry) => void
   /** The host's OAuth pieces (redirect handler), for servers whose entry has `auth`. */
   oauth?: OAuthOptions
   /** Where this connection's OAuth tokens are kept; shared by the toolkit's servers. */

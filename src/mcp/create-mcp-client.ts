@@ -1,4 +1,5 @@
 import { Client, type ResponseCacheStore } from '@modelcontextprotocol/client'
+import type { ToolLogEntry } from '../tool/types.js'
 import { VERSION } from '../version.js'
 import { answerElicitation } from './answer-elicitation.js'
 import type { ElicitationHandler } from './mcp-source.js'
@@ -19,12 +20,14 @@ export function createMcpClient(options: {
   transport: 'stdio' | 'streamable-http' | 'sse'
   onElicitation: ElicitationHandler | undefined
   onToolListChanged: (client: Client) => void
+  /** The server's log messages (`notifications/message`). */
+  onLog?: ((entry: ToolLogEntry) => void) | undefined
   /** Kept by the connection across its sessions, so a reconnect inside a list's `ttlMs` does not list again. */
   cache: ResponseCacheStore
   /** The most pages one list may have. */
   listMaxPages: number
 }): Client {
-  const { server, onElicitation, onToolListChanged } = options
+  const { server, onElicitation, onToolListChanged, onLog } = options
   // Elicitation is advertised only when the host can answer it: a server then knows not to ask.
   const client = new Client(CLIENT_INFO, {
     capabilities: onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } },
@@ -38,6 +41,13 @@ export function createMcpClient(options: {
   // Transport errors surface through the request they break; out-of-band ones need no console noise.
   client.onerror = () => undefined
   client.setNotificationHandler('notifications/tools/list_changed', () => onToolListChanged(client))
+  if (onLog !== undefined) {
+    client.setNotificationHandler('notifications/message', ({ params }) => {
+      const entry: ToolLogEntry = { level: params.level, data: params.data }
+      if (typeof params.logger === 'string') entry.logger = params.logger
+      onLog(entry)
+    })
+  }
   if (onElicitation !== undefined) {
     client.setRequestHandler('elicitation/create', (request, context) =>
       answerElicitation({

@@ -5,12 +5,13 @@ import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
 import { errorMessage } from '../tool/tool-result.js'
-import type { JSONSchema, Tool, ToolServer } from '../tool/types.js'
+import type { JSONSchema, Tool, ToolLogEntry, ToolServer } from '../tool/types.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
 import type { ToolFilter } from './mcp-server-plan.js'
 import type {
   ElicitationHandler,
+  McpCompletion,
   McpPrompt,
   McpPromptMessages,
   McpResource,
@@ -47,7 +48,15 @@ export interface McpSourceOptions {
 /** One server of the config, as loading left it. */
 type LoadedServer =
   | { kind: 'skipped'; name: string; info: McpServerInfo }
-  | { kind: 'connection'; name: string; connection: McpServerConnection; tools: Tool[] }
+  | {
+      kind: 'connection'
+      name: string
+      connection: McpServerConnection
+      tools: Tool[]
+      // The log listeners of the calls running now: a server's log message goes to each (a log
+      // notification names no request, so the calls in flight when it arrives are the ones it is about).
+      listening: Set<(entry: ToolLogEntry) => void>
+    }
 
 type ConnectedServer = Extract<LoadedServer, { kind: 'connection' }>
 
@@ -97,14 +106,18 @@ export async function loadMcpSource(
           name: plan.name,
           connection: undefined as unknown as McpServerConnection,
           tools: [],
+          listening: new Set(),
         }
         server.connection = new McpServerConnection(plan, {
+          onLog: (entry) => {
+            for (const listener of server.listening) listener(entry)
+          },
           ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
           onWarning: (message) => logger.warn(message),
           ...(options.oauth !== undefined && { oauth: options.oauth }),
           tokenStore,
           onToolsChanged: (listed) => {
-            server.tools = exposedTools(server.connection, listed, plan.tools, options)
+            server.tools = exposedTools(server, listed, plan.tools, options)
             all = collect()
             for (const listener of listeners) listener()
           },
@@ -122,7 +135,7 @@ export async function loadMcpSource(
       try {
         const started = performance.now()
         const listed = await server.connection.open()
-        server.tools = exposedTools(server.connection, listed, server.connection.plan.tools, options)
+        server.tools = exposedTools(server, listed, server.connection.plan.tools, options)
         const state = server.connection.state
         const transport = state.status === 'connected' ? ` over ${state.transport}` : ''
         logger.info?.(
@@ -214,6 +227,14 @@ export async function loadMcpSource(
         messages: result.messages as McpPromptMessages['messages'],
       })
     },
+    async complete(server, request): Promise<McpCompletion> {
+      const { completion } = await byName(server, 'completion/complete').complete(request)
+      return definedOnly({
+        values: completion.values.filter((value) => typeof value === 'string').slice(0, 100),
+        total: completion.total,
+        hasMore: completion.hasMore,
+      })
+    },
     close() {
       closing ??= Promise.all(connected.map((server) => server.connection.close())).then(() => undefined)
       return closing
@@ -226,12 +247,13 @@ export async function loadMcpSource(
  * when asked for and offered.
  */
 function exposedTools(
-  connection: McpServerConnection,
+  server: ConnectedServer,
   listed: readonly McpTool[],
   filter: ToolFilter,
   options: McpSourceOptions,
 ): Tool[] {
-  const tools = toTools(connection, listed, filter, options.logger)
+  const { connection } = server
+  const tools = toTools(server, listed, filter, options.logger)
   const capabilities = connection.capabilities
   const extra = resourceAndPromptTools(connection, {
     resources: options.exposeResources === true && capabilities?.resources !== undefined,
@@ -251,11 +273,12 @@ function exposedTools(
 }
 
 function toTools(
-  connection: McpServerConnection,
+  loaded: ConnectedServer,
   listed: readonly McpTool[],
   filter: ToolFilter,
   logger: Logger,
 ): Tool[] {
+  const { connection, listening } = loaded
   const server = connection.name
   const offered = new Set(listed.map((tool) => tool.name))
   for (const name of [...(filter.allow ?? []), ...filter.drop]) {
@@ -294,7 +317,12 @@ function toTools(
       // Kept for the toolkit's approval policy (`approval: { mcp: 'destructive' }`).
       ...(isRecord(tool.annotations) && { annotations: { ...tool.annotations } }),
       // The server knows the tool by its own name, not the exposed one.
-      execute: (args, context) => connection.call(tool.name, args, context),
+      execute: (args, context) => {
+        const onLog = context?.onLog
+        if (onLog === undefined) return connection.call(tool.name, args, context)
+        listening.add(onLog)
+        return connection.call(tool.name, args, context).finally(() => listening.delete(onLog))
+      },
     })
   }
   return tools

@@ -213,6 +213,15 @@ export class McpServerConnection {
     )
   }
 
+  /** Completes a prompt argument or template variable; no values where the server offers no completions. */
+  complete(params: Parameters<Client['complete']>[0]): ReturnType<Client['complete']> {
+    return this.#request('completion/complete', (client) =>
+      client.getServerCapabilities()?.completions === undefined
+        ? Promise.resolve({ completion: { values: [] } })
+        : client.complete(params, { timeout: this.plan.timeoutMs }),
+    )
+  }
+
   /** Runs one request on the live session (reconnecting first if needed); failures are `McpRequestError`s. */
   async #request<Value>(method: string, run: (client: Client) => Promise<Value>): Promise<Value> {
     if (this.#state.status === 'closed') {
@@ -305,6 +314,7 @@ export class McpServerConnection {
       cache: this.#listCache,
       listMaxPages: MAX_TOOL_PAGES,
       onElicitation: this.#options.onElicitation,
+      onLog: this.#options.onLog,
       onToolListChanged: (client) => {
         const session = this.#session
         if (session !== undefined && session.client === client) this.#toolsChanged(session)

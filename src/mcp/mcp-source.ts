@@ -136,6 +136,31 @@ export interface McpPromptMessages {
   messages: Array<{ role: 'user' | 'assistant'; content: { type: string; [key: string]: unknown } }>
 }
 
+/**
+ * A completion asked of one server: which prompt argument or resource template variable, what was typed
+ * so far, and the other arguments already filled in.
+ *
+ * @example
+ * const request: McpCompletionRequest = { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'Al' } }
+ */
+export interface McpCompletionRequest {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
+  argument: { name: string; value: string }
+  context?: { arguments?: Record<string, string> }
+}
+
+/**
+ * The values a server suggests for a completion (at most 100), and whether it has more.
+ *
+ * @example
+ * const completion: McpCompletion = { values: ['Alice', 'Alan'], hasMore: false }
+ */
+export interface McpCompletion {
+  values: string[]
+  total?: number
+  hasMore?: boolean
+}
+
 /** What the MCP source hands the toolkit: its tools, each server's state, and how to shut it down. */
 export interface McpSource {
   /** The tools of every connected server, as they are now (a server's list may change). */
@@ -153,5 +178,6 @@ export interface McpSource {
   readResource(server: string, uri: string): Promise<McpResourceContents>
   prompts(): Promise<McpPrompt[]>
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
+  complete(server: string, request: McpCompletionRequest): Promise<McpCompletion>
   close(): Promise<void>
 }

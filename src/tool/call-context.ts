@@ -1,4 +1,4 @@
-import type { ToolContext } from './types.js'
+import type { ToolContext, ToolLogEntry, ToolProgress } from './types.js'
 
 /**
  * The context a tool gets: the call's id, its deadline, and a signal of its own that aborts on the
@@ -9,6 +9,8 @@ export class CallContext implements ToolContext {
   // slowly, on a path run for every tool call.
   readonly toolCallId?: string
   readonly idempotencyKey?: string
+  readonly onProgress?: (progress: ToolProgress) => void
+  readonly onLog?: (entry: ToolLogEntry) => void
   readonly timeoutMs: number
   readonly #controller: LazyAbortController
   /** Whether the caller gave a signal, so that more than the deadline can abort the call. */
@@ -20,9 +22,13 @@ export class CallContext implements ToolContext {
     controller: LazyAbortController,
     callerCanAbort: boolean,
     idempotencyKey?: string,
+    reports?: Pick<ToolContext, 'onProgress' | 'onLog'>,
   ) {
     if (toolCallId !== undefined) this.toolCallId = toolCallId
     if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey
+    // Only a caller that listens (an MCP gateway) gives these; every other call skips both.
+    if (reports?.onProgress !== undefined) this.onProgress = reports.onProgress
+    if (reports?.onLog !== undefined) this.onLog = reports.onLog
     this.timeoutMs = timeoutMs
     this.#controller = controller
     this.#callerCanAbort = callerCanAbort

@@ -68,6 +68,46 @@ export interface ToolContext {
    * execute: async ({ amount }, { idempotencyKey }) => refund({ amount, idempotencyKey })
    */
   idempotencyKey?: string
+  /**
+   * Where the tool reports how far it got, when the caller wants to know: an MCP gateway passes on its
+   * caller's progress token this way, and an MCP tool's progress notifications come back through it.
+   *
+   * @example
+   * execute: async (_args, { onProgress }) => { onProgress?.({ progress: 1, total: 2 }); return 'half' }
+   */
+  onProgress?: (progress: ToolProgress) => void
+  /**
+   * Where the tool's log messages go, when the caller wants them: an MCP tool's log notifications sent
+   * while it runs come back through it.
+   *
+   * @example
+   * execute: async (_args, { onLog }) => { onLog?.({ level: 'info', data: 'started' }); return 'done' }
+   */
+  onLog?: (entry: ToolLogEntry) => void
+}
+
+/**
+ * How far a call got: `progress` grows with each report; `total` when it is known.
+ *
+ * @example
+ * const progress: ToolProgress = { progress: 50, total: 100, message: 'half way' }
+ */
+export interface ToolProgress {
+  progress: number
+  total?: number
+  message?: string
+}
+
+/**
+ * One log message of a running call, in MCP's levels (RFC 5424 severities).
+ *
+ * @example
+ * const entry: ToolLogEntry = { level: 'warning', logger: 'db', data: 'slow query' }
+ */
+export interface ToolLogEntry {
+  level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
+  logger?: string
+  data: unknown
 }
 
 /**

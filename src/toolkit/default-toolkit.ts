@@ -5,6 +5,8 @@ import { type ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'
 import { type DoctorReport, diagnoseTools } from '../doctor/diagnose-tools.js'
 import { McpRequestError } from '../errors.js'
 import type {
+  McpCompletion,
+  McpCompletionRequest,
   McpPrompt,
   McpPromptMessages,
   McpResource,
@@ -203,6 +205,10 @@ export class DefaultToolkit implements Toolkit {
 
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages> {
     return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args))
+  }
+
+  completeMcp(server: string, request: McpCompletionRequest): Promise<McpCompletion> {
+    return this.#mcpOrReject('completion/complete', server).then((mcp) => mcp.complete(server, request))
   }
 
   #mcpOrReject(method: string, server: string): Promise<McpSource> {

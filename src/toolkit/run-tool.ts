@@ -47,6 +47,7 @@ export function runTool(
           controller,
           outer !== undefined,
           context.idempotencyKey,
+          context,
         ),
       )
     } catch (error) {

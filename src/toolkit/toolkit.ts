@@ -4,6 +4,8 @@ import type { ToGeminiOptions, toGemini } from '../adapters/to-gemini.js'
 import type { ToOpenAIOptions, toOpenAI } from '../adapters/to-openai.js'
 import type { DoctorReport } from '../doctor/diagnose-tools.js'
 import type {
+  McpCompletion,
+  McpCompletionRequest,
   McpPrompt,
   McpPromptMessages,
   McpResource,
@@ -96,6 +98,11 @@ export interface Toolkit extends ToolRunner, AsyncDisposable {
   mcpPrompts(): Promise<McpPrompt[]>
   /** Renders one prompt of one server with its arguments; rejects with an `McpRequestError` when the server cannot. */
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
+  /**
+   * Completes a prompt argument or resource template variable of one server; no values when it offers
+   * no completions. Rejects with an `McpRequestError` when the server cannot answer.
+   */
+  completeMcp(server: string, request: McpCompletionRequest): Promise<McpCompletion>
   /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
   warnings(): readonly string[]
   /** Disconnects every MCP client and ends every child process the toolkit started. */

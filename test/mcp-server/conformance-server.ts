@@ -1,8 +1,11 @@
-// The server the MCP conformance suite's server scenarios run against: a toolkit with the tools those
-// scenarios call, served by createMcpHandler on 127.0.0.1 (port from PORT, else any). Prints its URL.
+// The server the MCP conformance suite's server scenarios run against: a gateway, createMcpHandler on
+// 127.0.0.1 (port from PORT, else any), over a toolkit with native tools and an MCP server on the v2 SDK
+// (conformance-source.ts, named `test`) whose resources, prompts, completions, logs, progress and
+// embedded resources the gateway passes through. Prints its URL.
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { serveSource } from './conformance-source.js'
 import { serveFetch } from './serve-fetch.js'
 import { RED_PIXEL } from './served-toolkit.js'
 
@@ -27,7 +30,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   })
 }
 
+const source = await serveSource()
 const toolkit = await createToolkit({
+  mcpConfig: { mcpServers: { test: { url: `${source.url}/mcp` } } },
   tools: [
     // The tasks extension's scenarios call these: one tool answered at once, the others served as tasks.
     defineTool({
@@ -147,6 +152,7 @@ const stop = (): void => {
   server
     .close()
     .then(() => toolkit.close())
+    .then(() => source.close())
     .then(() => process.exit(0))
 }
 process.on('SIGTERM', stop)
