@@ -19,6 +19,7 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 import { type ApprovalState, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
+import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
 import {
   callMode,
   serveTaskMethods,
@@ -27,7 +28,6 @@ import {
   type TaskServing,
   taskTimeoutMs,
 } from './serve-tasks.js'
-import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
 import type { CallerTrace, TraceServedCall } from './trace-served-call.js'
 
 /**

@@ -17,10 +17,12 @@ import { errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import { requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
+import { connectionOAuth } from './connection-oauth.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
 import { createMcpClient } from './create-mcp-client.js'
 import { describeCallFailure, describeError, describeExit, serverAnswered } from './describe-mcp-failure.js'
 import { type ListPage, listAllPages } from './list-all-pages.js'
+import { listOffered, type OfferedList } from './list-offered.js'
 import { listServerTools } from './list-server-tools.js'
 import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
@@ -28,7 +30,7 @@ import type { McpProtocolChoice } from './negotiate-era.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
-import { challengePlan, memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const MAX_TOOL_PAGES = 1000
@@ -168,12 +170,12 @@ export class McpServerConnection {
 
   /** Every resource the server lists (all pages); none when it offers no resources. */
   listResources(): Promise<Resource[]> {
-    return this.#list('resources/list', 'resources', 'resources')
+    return this.#list({ method: 'resources/list', key: 'resources' }, 'resources')
   }
 
   /** Every resource template the server lists (all pages). */
   listResourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.#list('resources/templates/list', 'resourceTemplates', 'resource templates')
+    return this.#list({ method: 'resources/templates/list', key: 'resourceTemplates' }, 'resource templates')
   }
 
   /** Reads one resource (or a URI made from a template). */
@@ -185,25 +187,13 @@ export class McpServerConnection {
 
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
   listPrompts(): Promise<Prompt[]> {
-    return this.#list('prompts/list', 'prompts', 'prompts')
+    return this.#list({ method: 'prompts/list', key: 'prompts' }, 'prompts')
   }
 
-  /** Every page of a resource or prompt list (`key` names the page's items); none when not offered. */
-  #list<Item>(
-    method: 'resources/list' | 'resources/templates/list' | 'prompts/list',
-    key: 'resources' | 'resourceTemplates' | 'prompts',
-    what: string,
-  ): Promise<Item[]> {
-    return this.#request(method, async (client) => {
-      if (client.getServerCapabilities()?.[key === 'prompts' ? 'prompts' : 'resources'] === undefined)
-        return []
-      return this.#pages(what, MAX_LIST_PAGES, (params) =>
-        client.request({ method, params }, { timeout: this.plan.timeoutMs }).then((page) => ({
-          items: (page as unknown as Record<string, Item[]>)[key] ?? [],
-          next: page.nextCursor,
-        })),
-      )
-    })
+  /** Every page of a resource, template or prompt list; none when not offered. */
+  #list<Item>(list: OfferedList, what: string): Promise<Item[]> {
+    const walk = (page: ListPage<Item>) => this.#pages(what, MAX_LIST_PAGES, page)
+    return this.#request(list.method, (client) => listOffered(client, list, this.plan.timeoutMs, walk))
   }
 
   /** Renders one prompt with its arguments. */
@@ -390,28 +380,23 @@ export class McpServerConnection {
     this.#retiring.add(closing)
   }
 
-  /**
-   * The OAuth provider of a remote server whose entry has `auth`, or that answered with an OAuth
-   * challenge while the host can run the authorization code flow (one per connection, kept across
-   * reconnects).
-   */
+  /** The connection's OAuth provider (see `connectionOAuth`), kept across reconnects. */
   #oauthProvider(plan: RemoteServerPlan, challenged: boolean): ToolkitOAuthProvider | undefined {
-    const auth =
-      plan.auth ??
-      (challenged || this.#oauth !== undefined ? challengePlan(plan, this.#options.oauth) : undefined)
-    if (auth === undefined) return undefined
-    this.#oauth ??= new ToolkitOAuthProvider({
+    const onSecret = (secret: string): void => {
+      if (this.#secrets.includes(secret)) return
+      this.#secrets.push(secret)
+      this.#scrub = createSecretScrubber(this.#secrets)
+    }
+    const current = this.#oauth
+    const provider = connectionOAuth({
       server: this.name,
-      url: plan.url,
-      plan: auth,
-      host: this.#options.oauth ?? {},
-      store: this.#options.tokenStore ?? memoryTokenStore(),
-      onSecret: (secret) => {
-        if (this.#secrets.includes(secret)) return
-        this.#secrets.push(secret)
-        this.#scrub = createSecretScrubber(this.#secrets)
-      },
+      plan,
+      challenged,
+      current,
+      options: this.#options,
+      onSecret,
     })
-    return this.#oauth
+    if (provider !== undefined) this.#oauth = provider
+    return provider
   }
 }
