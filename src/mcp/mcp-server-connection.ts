@@ -387,15 +387,8 @@ export class McpServerConnection {
       this.#secrets.push(secret)
       this.#scrub = createSecretScrubber(this.#secrets)
     }
-    const current = this.#oauth
-    const provider = connectionOAuth({
-      server: this.name,
-      plan,
-      challenged,
-      current,
-      options: this.#options,
-      onSecret,
-    })
+    const [server, current, options] = [this.name, this.#oauth, this.#options]
+    const provider = connectionOAuth({ server, plan, challenged, current, options, onSecret })
     if (provider !== undefined) this.#oauth = provider
     return provider
   }
