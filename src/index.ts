@@ -156,6 +156,7 @@ export type { InputSchema } from './tool/to-json-schema.js'
 export { DEFAULT_MAX_MEDIA_BYTES } from './tool/tool-media.js'
 export type {
   JSONSchema,
+  LongRunning,
   NeedsApproval,
   Tool,
   ToolAnnotations,

@@ -2,6 +2,7 @@ import {
   acceptedContent,
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
+  type InputRequest,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -97,7 +98,44 @@ export async function askApproval(options: {
       answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled'
     return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
   }
-  const question = inputRequired.elicit({
+  const question = approvalQuestion(name, args)
+  const requestState = await codec.mint({ tool: name, args: digest }, ctx)
+  return { kind: 'ask', result: inputRequired({ inputRequests: { [APPROVAL_KEY]: question }, requestState }) }
+}
+
+/**
+ * Asks whether a call served as a task may run: the task waits, `input_required`, with the yes/no form
+ * under the `approval` key until the client answers it through `tasks/update` (a task is found only by
+ * the caller that created it, so only that caller can answer). A client that cannot show a form gets a
+ * refusal and the call is not run.
+ *
+ * @example
+ * const verdict = await approveInTask({ ctx, ask, name, args })
+ */
+export async function approveInTask(options: {
+  ctx: ServerContext
+  ask: (key: string, request: InputRequest) => Promise<unknown>
+  name: string
+  args: Record<string, unknown>
+}): Promise<ApprovalVerdict> {
+  const { ctx, ask, name, args } = options
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
+  if (!asksForms(envelope?.[CLIENT_CAPABILITIES_META_KEY])) {
+    return refuse(
+      `Tool "${name}" needs a person's approval before it runs, and this MCP client cannot ask for it (it does not support elicitation). The call was not run.`,
+    )
+  }
+  return approvalAnswer(name, await ask(APPROVAL_KEY, approvalQuestion(name, args)))
+}
+
+/**
+ * The yes/no form an approval is asked with: the tool and its arguments (shortened), one `approve` box.
+ *
+ * @example
+ * const question = approvalQuestion('delete_file', { path: '/tmp/a' })
+ */
+function approvalQuestion(name: string, args: Record<string, unknown>): InputRequest {
+  return inputRequired.elicit({
     mode: 'form',
     message: `Allow the tool "${name}" to run with these arguments?\n${capText(toJsonText(args), MAX_QUESTION_ARGS_CHARS)}`,
     requestedSchema: {
@@ -106,15 +144,34 @@ export async function askApproval(options: {
       required: ['approve'],
     },
   })
-  const requestState = await codec.mint({ tool: name, args: digest }, ctx)
-  return { kind: 'ask', result: inputRequired({ inputRequests: { [APPROVAL_KEY]: question }, requestState }) }
+}
+
+/**
+ * What a client's answer to {@link approvalQuestion} decides: run only on an accepted form with
+ * `approve: true`; anything else is a refusal saying how the user answered.
+ *
+ * @example
+ * approvalAnswer('delete_file', { action: 'accept', content: { approve: true } }) // { kind: 'run' }
+ */
+function approvalAnswer(name: string, response: unknown): ApprovalVerdict {
+  const action = isRecord(response) ? response.action : undefined
+  const content = isRecord(response) && isRecord(response.content) ? response.content : undefined
+  if (action === 'accept' && content?.approve === true) return { kind: 'run' }
+  const how = action === 'accept' ? 'not approved' : action === 'decline' ? 'declined' : 'cancelled'
+  return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
 }
 
 function refuse(reason: string): ApprovalVerdict {
   return { kind: 'refuse', reason }
 }
 
-/** `elicitation: {}` is form mode; a client that lists modes must list `form`. */
+/**
+ * Whether a client's capabilities let it show a form: `elicitation: {}` is form mode; a client that
+ * lists modes must list `form`.
+ *
+ * @example
+ * asksForms({ elicitation: {} }) // true
+ */
 function asksForms(capabilities: unknown): boolean {
   const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined
   return isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)

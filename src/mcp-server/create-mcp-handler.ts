@@ -1,4 +1,8 @@
-import { isLegacyRequest, createMcpHandler as sdkMcpHandler } from '@modelcontextprotocol/server'
+import {
+  type AuthInfo,
+  isLegacyRequest,
+  createMcpHandler as sdkMcpHandler,
+} from '@modelcontextprotocol/server'
 import { ConfigError } from '../errors.js'
 import { listNames } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
@@ -13,6 +17,7 @@ import {
 } from './create-toolkit-mcp-server.js'
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
+import { taskStoreFor } from './serve-tasks.js'
 
 /**
  * What `createMcpHandler` takes besides the toolkit.
@@ -47,8 +52,11 @@ export interface McpHandlerOptions extends McpServeOptions {
    * Checks the caller of every request (a bearer token, a session cookie, mTLS headers set by a proxy)
    * after the host checks; `false` (or a throw) answers 401. Tools that need approval are served only when
    * this is set: an approval question goes to the caller, so the caller must be someone you trust.
+   * Return a string to name the caller (a user or client id): the tasks of `longRunning` tools are bound
+   * to it, so no other caller can read, answer or cancel them. With `true`, or without `authorize`, a
+   * task is bound to the request's `Authorization` header.
    */
-  authorize?: (request: Request) => boolean | Promise<boolean>
+  authorize?: (request: Request) => boolean | string | Promise<boolean | string>
   /**
    * 2025-era sessions kept at once; past it a new session is refused (503) until one closes or idles out, so new
    * callers never push out a live session. @default 1000
@@ -136,13 +144,22 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   const servesApprovals = options.authorize !== undefined
   if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
   const codec = approvalCodec(options.requestStateKey)
-  const instance = (served: Pick<ServedInstance, 'era' | 'canAsk'>) =>
+  const store = taskStoreFor(options)
+  const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks'>) =>
     createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
-  const perRequest = sdkMcpHandler(({ era }) => instance({ era, canAsk: era === 'modern' }), {
-    legacy: stateful ? 'reject' : 'stateless',
-  })
+  const perRequest = sdkMcpHandler(
+    ({ era, authInfo }) => {
+      const owner = era === 'modern' ? callerOf(authInfo) : undefined
+      return instance({
+        era,
+        canAsk: era === 'modern',
+        ...(owner === undefined ? {} : { tasks: { store, owner } }),
+      })
+    },
+    { legacy: stateful ? 'reject' : 'stateless' },
+  )
   const sessionful = stateful
     ? legacySessions({
         createServer: () => instance({ era: 'legacy', canAsk: true }),
@@ -151,21 +168,53 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
       })
     : undefined
   return async (request) => {
-    const refused = await guard(request)
-    if (refused !== undefined) return refused
+    const pass = await guard(request)
+    if (pass instanceof Response) return pass
+    // Who the caller is, for the tasks of this request: handed to the server instance made for it.
+    const authInfo = callerInfo(request, pass.caller)
     if (sessionful === undefined) {
       if (request.method !== 'POST') {
         return refusal(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
           allow: 'POST',
         })
       }
-      return perRequest.fetch(request)
+      return perRequest.fetch(request, { authInfo })
     }
     const legacy =
       request.method !== 'POST' || request.headers.has('mcp-session-id') || (await isLegacyRequest(request))
-    return legacy ? sessionful(request) : perRequest.fetch(request)
+    return legacy ? sessionful(request) : perRequest.fetch(request, { authInfo })
   }
 }
+// The key under which the caller's identity rides to the server instance of a request.
+const CALLER_KEY = 'toolnexus/caller'
+
+/**
+ * The caller of one request, as the SDK hands it to the server factory: the identity `authorize` named,
+ * else a digest of the `Authorization` header (the same credentials, the same caller), worked out only
+ * when a task needs it.
+ */
+function callerInfo(request: Request, caller: string | undefined): AuthInfo {
+  let owner: Promise<string> | undefined
+  const ownerOf = (): Promise<string> => {
+    owner ??=
+      caller === undefined
+        ? sha256Hex(request.headers.get('authorization') ?? '').then((digest) => `credentials:${digest}`)
+        : Promise.resolve(`caller:${caller}`)
+    return owner
+  }
+  return { token: '', clientId: '', scopes: [], extra: { [CALLER_KEY]: ownerOf } }
+}
+
+function callerOf(authInfo: AuthInfo | undefined): (() => Promise<string>) | undefined {
+  const owner = authInfo?.extra?.[CALLER_KEY]
+  return typeof owner === 'function' ? (owner as () => Promise<string>) : undefined
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+  return Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
 /** One warning naming every tool left out because no `authorize` says who the caller is. */
 function warnHiddenApprovals(toolkit: Toolkit, logger: Logger): void {
   const hidden = toolkit

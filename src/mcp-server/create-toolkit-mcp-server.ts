@@ -14,7 +14,15 @@ import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
-import { type ApprovalState, askApproval } from './ask-approval.js'
+import { type ApprovalState, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
+import {
+  callMode,
+  serveTaskMethods,
+  startTask,
+  TASKS_EXTENSION,
+  type TaskServing,
+  taskTimeoutMs,
+} from './serve-tasks.js'
 
 /**
  * What every way of serving a toolkit over MCP takes.
@@ -47,6 +55,16 @@ export interface McpServeOptions {
    * the same key (set it when requests are spread over processes). @default a random key per process
    */
   requestStateKey?: string | Uint8Array
+  /**
+   * Tasks kept at once for `longRunning` tools (running and finished, over every caller); past it the
+   * oldest finished task is dropped, and with none finished a new task is refused. @default 1000
+   */
+  maxTasks?: number
+  /**
+   * Milliseconds a task is kept from its creation (its `ttlMs`): a client fetches the result within it;
+   * a task still running then is cancelled. @default 3600000 (one hour)
+   */
+  taskTtlMs?: number
 }
 
 /** How one server instance is served: the era it speaks, and whether it can ask the client anything. */
@@ -59,6 +77,8 @@ export interface ServedInstance {
   servesApprovals: boolean
   /** The seal of approval questions, shared by every instance of one handler. */
   codec: RequestStateCodec<ApprovalState>
+  /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
+  tasks?: TaskServing
 }
 
 const DEFAULT_LIST_TTL_MS = 60_000
@@ -86,7 +106,10 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
-      capabilities: { tools: searching ? { listChanged: true } : {} },
+      capabilities: {
+        tools: searching ? { listChanged: true } : {},
+        ...(options.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+      },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       // Schemas are checked with @cfworker/json-schema, which generates no code: edge runtimes forbid it.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
@@ -104,6 +127,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   const search = searching
     ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
     : undefined
+  if (options.tasks !== undefined) serveTaskMethods(server, options.tasks)
   server.setRequestHandler('tools/list', () => ({
     tools: (search?.tools() ?? toolkit.tools()).filter(served).map(listedTool),
   }))
@@ -124,6 +148,21 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     }
     const args = isRecord(given) ? given : {}
     const toolCallId = String(ctx.mcpReq.id)
+    if (options.tasks !== undefined && callMode(tool, ctx) === 'task') {
+      // The approval, when the call needs one, is asked inside the task.
+      return startTask(options.tasks, {
+        timeoutMs: taskTimeoutMs(tool),
+        run: async (task, ask) => {
+          const signal = task.controller.signal
+          if (await toolkit.needsApproval(name, args, task.id)) {
+            const verdict = await approveInTask({ ctx, ask, name, args })
+            if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
+          }
+          const context = { toolCallId: task.id, signal, timeoutMs: Number.POSITIVE_INFINITY }
+          return callToolResult(await toolkit.execute(name, args, context))
+        },
+      })
+    }
     if (await toolkit.needsApproval(name, args, toolCallId)) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result
@@ -133,6 +172,10 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     return callToolResult(await toolkit.execute(name, args, context))
   })
   return server
+}
+
+function refusalOf(verdict: ApprovalVerdict): string {
+  return verdict.kind === 'refuse' ? verdict.reason : 'The call was not approved. It was not run.'
 }
 
 function listedTool(tool: Tool): ListedTool {

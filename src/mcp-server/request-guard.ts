@@ -13,14 +13,21 @@ const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
 export interface RequestGuardOptions {
   allowedHosts?: readonly string[]
   allowedOrigins?: readonly string[]
-  authorize?: (request: Request) => boolean | Promise<boolean>
+  authorize?: (request: Request) => boolean | string | Promise<boolean | string>
 }
+
+/** A request the guard let through, with the caller's identity when `authorize` named one. */
+export interface GuardPass {
+  caller: string | undefined
+}
+
+const NO_CALLER: GuardPass = { caller: undefined }
 
 /**
  * A check run before every request: its `Host` must name an allowed host (`host` or `host:port`; `'*'`
  * allows any), a present `Origin` must be one of `allowedOrigins` or name an allowed host (with `'*'`,
- * the request's own host), then `authorize` must say yes. Answers the refusal (403, or 401 from
- * `authorize`), or `undefined` to go on.
+ * the request's own host), then `authorize` must say yes (`true`, or the caller's identity as a
+ * string). Answers the refusal (403, or 401 from `authorize`), or the pass to go on.
  *
  * @example
  * const guard = requestGuard({})
@@ -28,16 +35,19 @@ export interface RequestGuardOptions {
  */
 export function requestGuard(
   options: RequestGuardOptions,
-): (request: Request) => Promise<Response | undefined> {
+): (request: Request) => Promise<Response | GuardPass> {
   const { allowedHosts = LOCAL_HOSTS, allowedOrigins = [], authorize } = options
   const hosts = nameList(allowedHosts, 'allowedHosts', '["localhost", "127.0.0.1"]')
   const origins = new Set(
     nameList(allowedOrigins, 'allowedOrigins', '["https://app.example.com"]').map(originOf),
   )
   if (authorize !== undefined && typeof authorize !== 'function') {
-    throw new ConfigError('`authorize` must be a function (request) => boolean | Promise<boolean>.', {
-      field: 'authorize',
-    })
+    throw new ConfigError(
+      '`authorize` must be a function (request) => boolean | string | Promise<boolean | string>.',
+      {
+        field: 'authorize',
+      },
+    )
   }
   const anyHost = hosts.includes('*')
   const allowed = new Set(hosts)
@@ -58,14 +68,15 @@ export function requestGuard(
         return refusal(403, 'Forbidden: this origin is not allowed.')
       }
     }
-    if (authorize === undefined) return undefined
-    let verdict: boolean
+    if (authorize === undefined) return NO_CALLER
+    let verdict: boolean | string
     try {
-      verdict = (await authorize(request)) === true
+      verdict = await authorize(request)
     } catch {
       verdict = false
     }
-    return verdict ? undefined : refusal(401, 'Unauthorized: this request was not authorized.')
+    if (typeof verdict === 'string' && verdict !== '') return { caller: verdict }
+    return verdict === true ? NO_CALLER : refusal(401, 'Unauthorized: this request was not authorized.')
   }
 }
 

@@ -3,6 +3,7 @@ import { isRecord } from '../shared/is-record.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
+import { taskStoreFor } from './serve-tasks.js'
 
 /** A toolkit being served over standard input and output. */
 export interface StdioMcpServer {
@@ -57,8 +58,17 @@ export async function serveStdio(
   // Loaded here: the stdio entry needs Node's process streams, which the HTTP handler must not.
   const { serveStdio: serveSdkStdio } = await import('@modelcontextprotocol/server/stdio')
   const codec = approvalCodec(options.requestStateKey)
+  // One client per process: its tasks are bound to this connection.
+  const tasks = { store: taskStoreFor(options), owner: () => Promise.resolve('stdio') }
   const handle = serveSdkStdio(({ era }) =>
-    createToolkitMcpServer(toolkit, { ...options, era, canAsk: true, servesApprovals: true, codec }),
+    createToolkitMcpServer(toolkit, {
+      ...options,
+      era,
+      canAsk: true,
+      servesApprovals: true,
+      codec,
+      ...(era === 'modern' ? { tasks } : {}),
+    }),
   )
   return { close: () => handle.close() }
 }

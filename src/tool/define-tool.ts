@@ -4,7 +4,7 @@ import type { InferToolArgs } from './infer-tool-args.js'
 import { sanitizeToolName, TOOL_NAME_PATTERN } from './names.js'
 import { type InputSchema, toJsonSchema } from './to-json-schema.js'
 import { toolFailed, toToolResult } from './tool-result.js'
-import type { NeedsApproval, Tool, ToolAnnotations, ToolContext } from './types.js'
+import type { LongRunning, NeedsApproval, Tool, ToolAnnotations, ToolContext } from './types.js'
 import { validatingTool } from './validating-tool.js'
 
 /** What `defineTool` takes. `Schema` is the type of `inputSchema`, from which `execute`'s arguments are typed. */
@@ -34,6 +34,12 @@ export interface DefineToolOptions<Schema extends InputSchema | undefined = Inpu
     | ((args: InferToolArgs<Schema>, context: ToolContext) => boolean | PromiseLike<boolean>)
   /** Hints for MCP clients when the toolkit is served over MCP (`readOnlyHint`, `destructiveHint`, …). */
   annotations?: ToolAnnotations
+  /**
+   * Served over MCP as a task: a client that supports tasks gets a task id at once and polls for the
+   * result, so a call may outlast one HTTP request. `{ required: true }` refuses clients without tasks;
+   * `{ timeoutMs }` bounds the task. Runs as usual everywhere else. @default false
+   */
+  longRunning?: LongRunning
 }
 
 /**
@@ -84,6 +90,9 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
     inputSchema: toJsonSchema(options.inputSchema, name),
     source: 'native',
     ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
+    ...(options.longRunning === undefined || options.longRunning === false
+      ? {}
+      : { longRunning: checkedLongRunning(name, options.longRunning) }),
     // Not `async`: most tools answer synchronously, and an async frame per call is what a bare loop saves.
     run(args, context) {
       try {
@@ -95,4 +104,19 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
       }
     },
   })
+}
+
+function checkedLongRunning(name: string, given: LongRunning): LongRunning {
+  if (given === true) return true
+  const timeoutMs = typeof given === 'object' && given !== null ? given.timeoutMs : undefined
+  if (
+    typeof given !== 'object' ||
+    given === null ||
+    (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
+  ) {
+    throw new ToolDefinitionError(
+      `Tool "${name}": longRunning must be true or { required?: boolean, timeoutMs?: number > 0 }.`,
+    )
+  }
+  return given
 }

@@ -82,6 +82,17 @@ export type NeedsApproval =
   | ((args: Record<string, unknown>, context: ToolContext) => boolean | PromiseLike<boolean>)
 
 /**
+ * How a tool that takes long is served over MCP (`toolnexus/mcp-server`): `true` serves each call as a
+ * task to a client that supports tasks (it polls for the result) and runs it at once for any other;
+ * `required: true` refuses the call from a client without tasks; `timeoutMs` bounds the task (past it
+ * the task fails and the tool's signal is aborted; absent, the task is bounded only by its time to live).
+ *
+ * @example
+ * const longRunning: LongRunning = { required: true, timeoutMs: 10 * 60_000 }
+ */
+export type LongRunning = boolean | { required?: boolean; timeoutMs?: number }
+
+/**
  * What an MCP server says about a tool's behaviour (`annotations` of `tools/list`). Hints, not
  * guarantees: they come from the server.
  *
@@ -135,5 +146,7 @@ export interface Tool {
   annotations?: ToolAnnotations
   /** The server (or service) the tool belongs to: an MCP tool's server. Tool search reads it. */
   server?: ToolServer
+  /** Served over MCP as a task (the client polls for the result) instead of one long request. */
+  longRunning?: LongRunning
   execute(args: Record<string, unknown>, context?: ToolContext): Promise<ToolResult>
 }

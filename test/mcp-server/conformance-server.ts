@@ -12,8 +12,67 @@ const SILENT_WAV = Buffer.from(
   'latin1',
 ).toString('base64')
 
+/** Resolves after `ms` (never when infinite), or rejects with its reason when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true },
+    )
+  })
+}
+
 const toolkit = await createToolkit({
   tools: [
+    // The tasks extension's scenarios call these: one tool answered at once, the others served as tasks.
+    defineTool({
+      name: 'greet',
+      description: 'Greets someone.',
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      execute: ({ name }) => `Hello, ${name}!`,
+    }),
+    defineTool({
+      name: 'slow_compute',
+      description: 'Sleeps for `seconds`, then answers.',
+      inputSchema: {
+        type: 'object',
+        properties: { seconds: { type: 'number' }, label: { type: 'string' } },
+        required: ['seconds'],
+      },
+      longRunning: true,
+      execute: async ({ seconds, label }, { signal }) => {
+        await sleep(seconds * 1000, signal)
+        return `Computed ${label ?? 'result'} after ${seconds} s.`
+      },
+    }),
+    defineTool({
+      name: 'failing_job',
+      description: 'Fails after a second; served only as a task.',
+      longRunning: { required: true },
+      execute: async (_args, { signal }) => {
+        await sleep(1000, signal)
+        throw new Error('the job failed')
+      },
+    }),
+    defineTool({
+      name: 'protocol_error_job',
+      description: 'Never finishes: its task fails at its deadline.',
+      longRunning: { timeoutMs: 1000 },
+      execute: (_args, { signal }) => sleep(Number.POSITIVE_INFINITY, signal),
+    }),
+    defineTool({
+      name: 'confirm_delete',
+      description: 'Deletes a file once the user approves.',
+      inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
+      needsApproval: true,
+      longRunning: true,
+      execute: ({ filename }) => `Deleted ${filename}.`,
+    }),
     defineTool({
       name: 'test_simple_text',
       description: 'Returns simple text.',
@@ -76,7 +135,12 @@ const toolkit = await createToolkit({
   ],
 })
 
-const handler = createMcpHandler({ toolkit, allowedHosts: ['localhost', '127.0.0.1', '[::1]'] })
+// Every caller is let through (a loopback test server); tools that need approval are served to them.
+const handler = createMcpHandler({
+  toolkit,
+  allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+  authorize: () => true,
+})
 const server = await serveFetch(handler, Number(process.env.PORT ?? 0))
 process.stdout.write(`${server.url}/mcp\n`)
 const stop = (): void => {
