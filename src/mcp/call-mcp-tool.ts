@@ -1,26 +1,32 @@
-import type { Client } from '@modelcontextprotocol/client'
+import type { Client, CompatibilityCallToolResult } from '@modelcontextprotocol/client'
 import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
 import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
+import { awaitTask, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
 
-type CallToolAnswer = Awaited<ReturnType<typeof requestToolCall>>
+type CallToolAnswer = CompatibilityCallToolResult
 
-/** Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none). */
-export function requestToolCall(options: {
+/**
+ * Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none).
+ * A call the server answers with a task is polled to its result within the same timeout.
+ */
+export async function requestToolCall(options: {
   client: Client
   tool: string
   args: Record<string, unknown>
   context: ToolContext
   signal: AbortSignal | undefined
-}) {
+}): Promise<CallToolAnswer> {
   const { client, tool, args, context, signal } = options
+  const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
+  const deadline = Date.now() + timeoutMs
   // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
   // so the connection checks them itself, for every tool.
-  return client.request(
+  const answer: CallToolAnswer = await client.request(
     {
       method: 'tools/call',
       params: {
@@ -30,12 +36,15 @@ export function requestToolCall(options: {
       },
     },
     {
-      timeout: context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      timeout: timeoutMs,
       ...(signal && { signal }),
       // A progress token is asked for only when the caller listens.
       ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
     },
   )
+  const task = taskOf(answer)
+  if (task === undefined) return answer
+  return (await awaitTask(client, task, { deadline, signal })) as CallToolAnswer
 }
 
 /** A server's answer to a call as a tool result, its `structuredContent` checked against the output schema. */

@@ -16,6 +16,7 @@ import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
+import { interceptTaskAnswers } from './task-calls.js'
 import {
   isOAuthChallenge,
   oauthSetupHint,
@@ -196,6 +197,7 @@ async function initialize(session: Session, timeoutMs: number): Promise<Session>
     ms: timeoutMs,
     phase: 'initialize',
   })
+  interceptTaskAnswers(session.transport)
   return session
 }
 

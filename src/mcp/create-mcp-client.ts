@@ -4,6 +4,7 @@ import { VERSION } from '../version.js'
 import { answerElicitation } from './answer-elicitation.js'
 import type { ElicitationHandler } from './mcp-source.js'
 import { type McpProtocolChoice, versionNegotiation } from './negotiate-era.js'
+import { TASKS_EXTENSION } from './task-calls.js'
 
 const CLIENT_INFO = { name: 'toolnexus', version: VERSION }
 // Bounds a server that keeps asking for more input before it answers one request.
@@ -28,9 +29,13 @@ export function createMcpClient(options: {
   listMaxPages: number
 }): Client {
   const { server, onElicitation, onToolListChanged, onLog } = options
-  // Elicitation is advertised only when the host can answer it: a server then knows not to ask.
+  // Elicitation is advertised only when the host can answer it: a server then knows not to ask. Tasks
+  // are always: a call the server answers with a task is polled to its result.
   const client = new Client(CLIENT_INFO, {
-    capabilities: onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } },
+    capabilities: {
+      extensions: { [TASKS_EXTENSION]: {} },
+      ...(onElicitation !== undefined && { elicitation: { form: {}, url: {} } }),
+    },
     versionNegotiation: versionNegotiation(options.protocol, options.transport),
     // A 2026-07-28 server asks for input inside its answer; the elicitation handler below answers it
     // and the request is sent again, as a 2025 server's own elicitation/create request is answered.

@@ -1,0 +1,147 @@
+// A toolkit calling `longRunning` tools of a toolkit served over MCP (HTTP): the server answers each call
+// with a task, the client polls tasks/get to the result, cancels the task when the call is aborted or
+// runs out of time, and never takes a direct answer for a task.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
+import { defineTool } from '../../src/tool/define-tool.js'
+import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
+
+const closers: Array<() => Promise<unknown>> = []
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
+})
+
+/** A toolkit with long-running tools served over HTTP; counts the MCP methods it is sent. */
+async function servedToolkit(options: { rewrite?: (body: string, method: string) => string } = {}) {
+  const methods: string[] = []
+  const aborted: string[] = []
+  const toolkit = await createToolkit({
+    logger: { warn: () => undefined },
+    tools: [
+      defineTool({
+        name: 'report',
+        description: 'Builds a report (slowly).',
+        inputSchema: { type: 'object', properties: { month: { type: 'string' } }, required: ['month'] },
+        longRunning: true,
+        execute: async ({ month }) => {
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          return `Report for ${String(month)}.`
+        },
+      }),
+      defineTool({
+        name: 'hold',
+        description: 'Runs until it is aborted.',
+        longRunning: true,
+        execute: (_args, { signal }) =>
+          new Promise((_resolve, reject) =>
+            signal?.addEventListener('abort', () => {
+              aborted.push('hold')
+              reject(new Error('aborted'))
+            }),
+          ),
+      }),
+      defineTool({
+        name: 'overdue',
+        description: 'Outlives its task deadline.',
+        longRunning: { timeoutMs: 200 },
+        execute: () => new Promise(() => undefined),
+      }),
+      defineTool({ name: 'quick', description: 'Answers at once.', execute: () => 'quick answer' }),
+    ],
+  })
+  closers.push(() => toolkit.close())
+  const handler = createMcpHandler({ toolkit, authorize: () => true })
+  const server: FetchServer = await serveFetch(async (request) => {
+    const method =
+      request.method === 'POST' ? String(((await request.clone().json()) as { method?: unknown }).method) : ''
+    methods.push(method)
+    const response = await handler(request)
+    if (options.rewrite === undefined) return response
+    const body = options.rewrite(await response.text(), method)
+    return new Response(body, { status: response.status, headers: response.headers })
+  })
+  closers.push(() => server.close())
+  return { url: `${server.url}/mcp`, methods, aborted }
+}
+
+async function clientFor(url: string): Promise<Toolkit> {
+  const toolkit = await createToolkit({
+    logger: { warn: () => undefined },
+    mcpConfig: { mcpServers: { srv: { url } } },
+  })
+  closers.push(() => toolkit.close())
+  return toolkit
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let round = 0; round < 400 && !check(); round++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  if (!check()) throw new Error('the condition never held')
+}
+
+describe('a task-augmented tool call', () => {
+  it('is polled with tasks/get to its result, mapped as a direct answer', async () => {
+    const { url, methods } = await servedToolkit()
+    const toolkit = await clientFor(url)
+    const result = await toolkit.execute('srv_report', { month: 'July' })
+    expect({ output: result.output, isError: result.isError ?? false }).toStrictEqual({
+      output: 'Report for July.',
+      isError: false,
+    })
+    expect(methods).toContain('tasks/get')
+  }, 60_000)
+
+  it('answers a tool that is not long-running directly, without polling', async () => {
+    const { url, methods } = await servedToolkit()
+    const toolkit = await clientFor(url)
+    expect((await toolkit.execute('srv_quick', {})).output).toBe('quick answer')
+    expect(methods.filter((method) => method.startsWith('tasks/'))).toStrictEqual([])
+  }, 60_000)
+
+  it('cancels the task with tasks/cancel when the call is aborted', async () => {
+    const { url, methods, aborted } = await servedToolkit()
+    const toolkit = await clientFor(url)
+    const controller = new AbortController()
+    const call = toolkit.execute('srv_hold', {}, { signal: controller.signal })
+    await until(() => methods.includes('tasks/get'))
+    controller.abort(new Error('the user stopped it'))
+    const result = await call
+    expect(result.isError).toBe(true)
+    await until(() => aborted.length > 0)
+    expect({ cancelled: methods.includes('tasks/cancel'), aborted }).toStrictEqual({
+      cancelled: true,
+      aborted: ['hold'],
+    })
+  }, 60_000)
+
+  it('cancels the task when the call runs out of time, and says it timed out', async () => {
+    const { url, methods, aborted } = await servedToolkit()
+    const toolkit = await clientFor(url)
+    const result = await toolkit.execute('srv_hold', {}, { timeoutMs: 1500 })
+    expect(result.isError).toBe(true)
+    expect(String(result.output)).toMatch(/timed out/)
+    await until(() => aborted.length > 0)
+    expect(methods.includes('tasks/cancel')).toBe(true)
+  }, 60_000)
+
+  it('answers a task that failed on the server as an error result', async () => {
+    const { url } = await servedToolkit()
+    const toolkit = await clientFor(url)
+    const result = await toolkit.execute('srv_overdue', {})
+    expect(result.isError).toBe(true)
+    expect(String(result.output)).toMatch(/the task failed: The task did not finish within 200 ms/)
+  }, 60_000)
+
+  it('never takes a direct answer carrying the task marker for a task', async () => {
+    const forged = (body: string, method: string) =>
+      method === 'tools/call'
+        ? body.replace('"_meta":{', '"_meta":{"dev.toolnexus/task":{"taskId":"forged"},')
+        : body
+    const { url, methods } = await servedToolkit({ rewrite: forged })
+    const toolkit = await clientFor(url)
+    expect((await toolkit.execute('srv_quick', {})).output).toBe('quick answer')
+    expect(methods.filter((method) => method.startsWith('tasks/'))).toStrictEqual([])
+  }, 60_000)
+})
