@@ -17,6 +17,7 @@ import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/c
 import { TaskStore } from '../../src/mcp-server/task-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { reportTool } from './report-tool.js'
 import { serveFetch } from './serve-fetch.js'
 
 const MODERN = '2026-07-28'
@@ -96,18 +97,10 @@ async function served(options: McpHandlerOptions = {}): Promise<{ url: URL; ran:
   const toolkit = await createToolkit({
     logger: { warn: () => {} },
     tools: [
-      defineTool({
-        name: 'report',
-        description: 'Builds a report (slowly).',
-        inputSchema: { type: 'object', properties: { month: { type: 'string' } }, required: ['month'] },
-        longRunning: true,
-        execute: async ({ month }, { signal }) => {
-          await new Promise((resolve) => setTimeout(resolve, 100))
-          if (month === 'hold')
-            await new Promise((_resolve, reject) => signal?.addEventListener('abort', reject))
-          ran.push(month)
-          return `Report for ${month}.`
-        },
+      reportTool(100, async (month, { signal }) => {
+        if (month === 'hold')
+          await new Promise((_resolve, reject) => signal?.addEventListener('abort', reject))
+        ran.push(month)
       }),
       defineTool({
         name: 'wipe',

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { reportTool } from '../mcp-server/report-tool.js'
 import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
 
 const closers: Array<() => Promise<unknown>> = []
@@ -20,16 +21,7 @@ async function servedToolkit(options: { rewrite?: (body: string, method: string)
   const toolkit = await createToolkit({
     logger: { warn: () => undefined },
     tools: [
-      defineTool({
-        name: 'report',
-        description: 'Builds a report (slowly).',
-        inputSchema: { type: 'object', properties: { month: { type: 'string' } }, required: ['month'] },
-        longRunning: true,
-        execute: async ({ month }) => {
-          await new Promise((resolve) => setTimeout(resolve, 300))
-          return `Report for ${String(month)}.`
-        },
-      }),
+      reportTool(300),
       defineTool({
         name: 'hold',
         description: 'Runs until it is aborted.',
