@@ -2,8 +2,8 @@
 // toolkit has tools that need approval, or on resume.
 
 import type { ModelToolCall } from '../contracts/transport.js'
-import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { ToolResult } from '../tool/types.js'
+import { callNeedsApproval } from '../toolkit/check-call.js'
 import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'
 import { approvalIdFor, type RunStateKeys } from './run-state.js'
 
@@ -27,6 +27,7 @@ export type CallPreset =
 /**
  * Which calls wait for approval, by index; `undefined` when none does (the common case, decided without
  * allocating when no rule is a function). A promise only when some tool's rule is one that is async.
+ * Each call is asked as the MCP server asks it (`callNeedsApproval`): only a plain "no" lets it run.
  */
 export function findHeldCalls(
   calls: readonly HoldableCall[],
@@ -38,26 +39,15 @@ export function findHeldCalls(
     const prepared = calls[index] as HoldableCall
     if (prepared.problem !== undefined || typeof prepared.args !== 'object' || prepared.args === null)
       continue
-    let verdict: boolean | Promise<boolean>
     const { name, id } = prepared.call
-    const args = prepared.args as Record<string, unknown>
-    try {
-      if (toolkit.checkCall === undefined) verdict = toolkit.needsApproval(name, args, id)
-      else {
-        // Checked once: the run takes the same check.
-        prepared.checked = toolkit.checkCall(name, args, id)
-        verdict = prepared.checked?.needsApproval ?? false
-      }
-    } catch {
-      // A custom Toolkit that throws here cannot say the call is safe: ask.
-      verdict = true
-    }
+    const approval = callNeedsApproval(toolkit, name, prepared.args as Record<string, unknown>, id)
+    // Checked once: the run takes the same check.
+    if (approval.checked !== undefined) prepared.checked = approval.checked
+    const verdict = approval.needsApproval
     if (verdict === false) continue
     verdicts ??= calls.map(() => false)
-    if (isPromiseLike(verdict)) {
-      later = true
-      verdicts[index] = Promise.resolve(verdict).then(Boolean, () => true)
-    } else verdicts[index] = verdict === true
+    verdicts[index] = verdict
+    if (verdict !== true) later = true
   }
   if (verdicts === undefined) return undefined
   if (!later) return verdicts.some(Boolean) ? (verdicts as boolean[]) : undefined

@@ -53,11 +53,12 @@ export function approvalCodec(key: string | Uint8Array | undefined): RequestStat
  * Asks whether a call may run, as a multi-round-trip request: the first round answers `input_required`
  * with a yes/no form and the sealed call; the retry carries the user's answer, which counts only for the
  * call it was asked about. On a 2025-era session the SDK asks the same form through elicitation and
- * re-enters the handler. A client that cannot show a form, or a server with no way to receive the answer
- * (`canAsk` false: stateless 2025 serving), gets a refusal and the call is not run.
+ * re-enters the handler. A client that cannot show a form, a server with no way to receive the answer
+ * (`canAsk` false: stateless 2025 serving), or one that does not know its caller (`servesApprovals`
+ * false: no `authorize`) gets a refusal and the call is not run.
  *
  * @example
- * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true })
+ * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true, servesApprovals: true })
  */
 export async function askApproval(options: {
   server: Server
@@ -67,8 +68,10 @@ export async function askApproval(options: {
   args: Record<string, unknown>
   era: 'legacy' | 'modern'
   canAsk: boolean
+  servesApprovals: boolean
 }): Promise<ApprovalVerdict> {
   const { server, ctx, codec, name, args, era, canAsk } = options
+  if (!options.servesApprovals) return refuse(unknownCaller(name))
   if (!canAsk) {
     return refuse(
       `Tool "${name}" needs a person's approval before it runs, and this MCP server is stateless, so it cannot ask for it. The call was not run.`,
@@ -106,19 +109,21 @@ export async function askApproval(options: {
 /**
  * Asks whether a call served as a task may run: the task waits, `input_required`, with the yes/no form
  * under the `approval` key until the client answers it through `tasks/update` (a task is found only by
- * the caller that created it, so only that caller can answer). A client that cannot show a form gets a
- * refusal and the call is not run.
+ * the caller that created it, so only that caller can answer). A client that cannot show a form, or a
+ * server that does not know its caller (no `authorize`), gets a refusal and the call is not run.
  *
  * @example
- * const verdict = await approveInTask({ ctx, ask, name, args })
+ * const verdict = await approveInTask({ ctx, ask, name, args, servesApprovals: true })
  */
 export async function approveInTask(options: {
   ctx: ServerContext
   ask: (key: string, request: InputRequest) => Promise<unknown>
   name: string
   args: Record<string, unknown>
+  servesApprovals: boolean
 }): Promise<ApprovalVerdict> {
   const { ctx, ask, name, args } = options
+  if (!options.servesApprovals) return refuse(unknownCaller(name))
   const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
   if (!asksForms(envelope?.[CLIENT_CAPABILITIES_META_KEY])) {
     return refuse(
@@ -159,6 +164,14 @@ function approvalAnswer(name: string, response: unknown): ApprovalVerdict {
   if (action === 'accept' && content?.approve === true) return { kind: 'run' }
   const how = action === 'accept' ? 'not approved' : action === 'decline' ? 'declined' : 'cancelled'
   return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
+}
+
+/**
+ * Why a call that needs approval is refused by a handler without `authorize`: the question would go to a
+ * caller nobody vouched for, who could answer it themselves.
+ */
+function unknownCaller(name: string): string {
+  return `Tool "${name}" needs a person's approval before it runs, and this MCP server does not know who its caller is (it has no \`authorize\`), so it cannot ask. The call was not run.`
 }
 
 function refuse(reason: string): ApprovalVerdict {

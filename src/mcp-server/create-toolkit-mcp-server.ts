@@ -15,6 +15,7 @@ import { isRecord } from '../shared/is-record.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
+import { callNeedsApproval } from '../toolkit/check-call.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
@@ -108,7 +109,8 @@ type ContentBlock = CallToolResult['content'][number]
  * `isError` when it failed. An unknown tool is a JSON-RPC error, as the protocol asks. A call that needs
  * approval is asked of the client's user (see `askApproval`): an input-required answer on 2026-07-28,
  * elicitation on a 2025 session; where the client cannot ask, it is refused with an error result. Unless
- * `servesApprovals`, a tool that may need approval is neither listed nor called.
+ * `servesApprovals`, a tool that may need approval is neither listed nor called, and a call that turns
+ * out to need one (a toolkit made elsewhere decides by call) is refused.
  *
  * @example
  * const server = createToolkitMcpServer(toolkit, { era: 'modern', canAsk: true, servesApprovals: true, codec })
@@ -171,8 +173,8 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
         timeoutMs: taskTimeoutMs(tool),
         run: async (task, ask) => {
           const inTask = checkOnce(toolkit, name, args, task.id)
-          if (await inTask.needsApproval()) {
-            const verdict = await approveInTask({ ctx, ask, name, args })
+          if (await inTask.needsApproval) {
+            const verdict = await approveInTask({ ctx, ask, name, args, ...options })
             if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
           }
           const signal = task.controller.signal
@@ -183,7 +185,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       })
     }
     const checked = checkOnce(toolkit, name, args, toolCallId)
-    if (await checked.needsApproval()) {
+    if (await checked.needsApproval) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
@@ -200,17 +202,13 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
 }
 
 /**
- * One check of a served call's arguments, shared by its approval question and its run (the toolkit's
- * `checkCall`; undefined from it means no approval rule covers the call. A toolkit without `checkCall`
- * checks in `needsApproval` and again in `execute`).
+ * A served call's approval and its run, from one check of its arguments (see `callNeedsApproval`: a check
+ * that cannot decide asks). A toolkit that made no check of its own runs the call through `execute`.
  */
 function checkOnce(toolkit: Toolkit, name: string, args: Record<string, unknown>, toolCallId: string) {
-  const checked = toolkit.checkCall?.(name, args, toolCallId)
+  const { needsApproval, checked } = callNeedsApproval(toolkit, name, args, toolCallId)
   return {
-    needsApproval: async (): Promise<boolean> =>
-      checked !== undefined
-        ? await checked.needsApproval
-        : toolkit.checkCall === undefined && (await toolkit.needsApproval(name, args, toolCallId)),
+    needsApproval,
     execute: (context: ToolContext): Promise<ToolResult> =>
       checked === undefined ? toolkit.execute(name, args, context) : checked.execute(context),
   }

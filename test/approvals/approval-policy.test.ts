@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, ToolDefinitionError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import type { CheckedCall } from '../../src/toolkit/toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
-import { call, clientFor, startApprovalModel } from './support.js'
+import { type ToolkitOverrides, wrappedToolkit } from '../support/wrapped-toolkit.js'
+import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
 
 const ANNOTATED_SERVER = fileURLToPath(
   new URL('../fixtures/approvals/annotated-mcp-server.mjs', import.meta.url),
@@ -136,4 +138,44 @@ describe('the toolkit decides which calls need approval', () => {
     )
     expect(() => echo('bad', { needsApproval: 'yes' as never })).toThrow(ToolDefinitionError)
   })
+})
+
+describe('a Toolkit made elsewhere: an approval check that does not plainly say no holds the call', () => {
+  const fails = (): never => {
+    throw new Error('cannot tell')
+  }
+  const checked = (verdict: () => unknown) => (): CheckedCall => ({
+    needsApproval: verdict() as boolean,
+    execute: async () => ({ output: 'ran anyway', isError: false }),
+  })
+  it.each([
+    [
+      'needsApproval answers a truthy non-boolean',
+      { needsApproval: () => 'yes' as never, checkCall: undefined },
+    ],
+    ['checkCall answers a truthy non-boolean', { checkCall: checked(() => 1) }],
+    ['needsApproval throws', { needsApproval: fails, checkCall: undefined }],
+    [
+      'needsApproval rejects',
+      { needsApproval: () => Promise.reject(new Error('down')), checkCall: undefined },
+    ],
+    ['checkCall throws', { checkCall: fails }],
+    ['checkCall’s verdict rejects', { checkCall: checked(() => Promise.reject(new Error('down'))) }],
+  ] satisfies Array<[string, ToolkitOverrides]>)(
+    '%s: the run is suspended and nothing runs',
+    async (_, overrides) => {
+      const { tools, ran } = approvalTools()
+      const inner = await createToolkit({ tools })
+      toolkits.push(inner)
+      const server = await startApprovalModel([call('c1', 'get_weather', { city: 'Oslo' })])
+      servers.push(server)
+      const toolkit = wrappedToolkit(inner, overrides)
+      const first = await clientFor(server).run('Weather?', { toolkit })
+      expect([first.status, first.pending?.map((each) => each.toolName), ran]).toStrictEqual([
+        'suspended',
+        ['get_weather'],
+        [],
+      ])
+    },
+  )
 })

@@ -8,6 +8,8 @@ import { ConfigError } from '../../src/errors.js'
 import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import type { CheckedCall } from '../../src/toolkit/toolkit.js'
+import { wrappedToolkit } from '../support/wrapped-toolkit.js'
 import { type FetchServer, serveFetch } from './serve-fetch.js'
 import { RED_PIXEL, servedToolkit, TRIP_SCHEMA } from './served-toolkit.js'
 
@@ -343,6 +345,7 @@ describe('createMcpHandler', () => {
 describe('approvals over MCP', () => {
   async function approvalServer(
     options: McpHandlerOptions = { authorize: () => true },
+    wrap: (toolkit: Toolkit) => Toolkit = (toolkit) => toolkit,
   ): Promise<{ url: string; ran: string[]; warnings: string[] }> {
     const ran: string[] = []
     const warnings: string[] = []
@@ -363,13 +366,16 @@ describe('approvals over MCP', () => {
           name: 'read_file',
           description: 'Reads a file.',
           inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-          execute: ({ path }) => `Contents of ${String(path)}.`,
+          execute: ({ path }) => {
+            ran.push(`read ${String(path)}`)
+            return `Contents of ${String(path)}.`
+          },
         }),
       ],
     })
     closers.push(() => toolkit.close())
     const logger = { warn: (message: string) => warnings.push(message) }
-    const server = await serveFetch(createMcpHandler(toolkit, { logger, ...options }))
+    const server = await serveFetch(createMcpHandler(wrap(toolkit), { logger, ...options }))
     closers.push(() => server.close())
     return { url: server.url, ran, warnings }
   }
@@ -458,4 +464,74 @@ describe('approvals over MCP', () => {
         'callers. Set `authorize` to serve them.',
     ])
   })
+
+  // A Toolkit made elsewhere, whose own approval rule covers `read_file` (a tool that has none itself).
+  const asksForReads = (verdict: () => unknown) => (inner: Toolkit) =>
+    wrappedToolkit(inner, {
+      checkCall: (name, args, toolCallId): CheckedCall | undefined =>
+        name === 'read_file'
+          ? { needsApproval: verdict() as boolean, execute: (context) => inner.execute(name, args, context) }
+          : inner.checkCall?.(name, args, toolCallId),
+    })
+  const fails = (): never => {
+    throw new Error('cannot tell')
+  }
+
+  it.each([
+    ['its checkCall', asksForReads(() => true)],
+    [
+      'its needsApproval (no checkCall)',
+      (inner: Toolkit) =>
+        wrappedToolkit(inner, { checkCall: undefined, needsApproval: (name) => name === 'read_file' }),
+    ],
+  ])(
+    'without authorize, a call a Toolkit made elsewhere holds by %s is refused, never asked or run',
+    async (_, wrap) => {
+      const { url, ran } = await approvalServer({}, wrap)
+      const { client, questions } = await clientAnswering(url, [
+        { action: 'accept', content: { approve: true } },
+      ])
+
+      const result = await client.callTool({ name: 'read_file', arguments: { path: '/tmp/a' } })
+
+      expect(result.isError).toBe(true)
+      expect(JSON.stringify(result.content)).toContain('`authorize`')
+      expect([ran, questions]).toStrictEqual([[], []])
+    },
+  )
+
+  it.each([
+    ['checkCall throws', (inner: Toolkit) => wrappedToolkit(inner, { checkCall: fails })],
+    ['its verdict rejects', asksForReads(() => Promise.reject(new Error('down')))],
+    ['its verdict is a truthy non-boolean', asksForReads(() => 'yes')],
+    [
+      'needsApproval throws',
+      (inner: Toolkit) => wrappedToolkit(inner, { checkCall: undefined, needsApproval: fails }),
+    ],
+    [
+      'needsApproval rejects',
+      (inner: Toolkit) =>
+        wrappedToolkit(inner, {
+          checkCall: undefined,
+          needsApproval: () => Promise.reject(new Error('down')),
+        }),
+    ],
+  ])(
+    'an approval check that cannot decide (%s) asks the user, and a decline runs nothing',
+    async (_, wrap) => {
+      const { url, ran } = await approvalServer(undefined, wrap)
+      const { client, questions } = await clientAnswering(url, [{ action: 'decline' }])
+
+      expect(await client.callTool({ name: 'read_file', arguments: { path: '/tmp/a' } })).toStrictEqual({
+        content: [
+          { type: 'text', text: 'The call of tool "read_file" was declined by the user. It was not run.' },
+        ],
+        isError: true,
+      })
+      expect([ran, questions]).toStrictEqual([
+        [],
+        ['Allow the tool "read_file" to run with these arguments?\n{"path":"/tmp/a"}'],
+      ])
+    },
+  )
 })

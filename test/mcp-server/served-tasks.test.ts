@@ -16,7 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
 import { TaskStore } from '../../src/mcp-server/task-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
-import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { wrappedToolkit } from '../support/wrapped-toolkit.js'
 import { reportTool } from './report-tool.js'
 import { serveFetch } from './serve-fetch.js'
 
@@ -88,7 +89,13 @@ async function settled(url: URL, taskId: unknown, until: string[] = ['completed'
   throw new Error(`task ${String(taskId)} did not settle`)
 }
 
-async function served(options: McpHandlerOptions = {}): Promise<{ url: URL; ran: string[] }> {
+/** Served with `authorize: () => true` unless `options` sets it (to `undefined`: none). */
+async function served(
+  options: Omit<McpHandlerOptions, 'authorize'> & {
+    authorize?: McpHandlerOptions['authorize'] | undefined
+  } = {},
+  wrap: (toolkit: Toolkit) => Toolkit = (toolkit) => toolkit,
+): Promise<{ url: URL; ran: string[] }> {
   const ran: string[] = []
   let release: () => void = () => {}
   const gate = new Promise<void>((resolve) => {
@@ -124,9 +131,15 @@ async function served(options: McpHandlerOptions = {}): Promise<{ url: URL; ran:
     release()
     await toolkit.close()
   })
-  const server = await serveFetch(createMcpHandler({ toolkit, authorize: () => true, ...options }))
+  const server = await serveFetch(createMcpHandler({ toolkit: wrap(toolkit), ...handlerOptions(options) }))
   closers.push(() => server.close())
   return { url: new URL(`${server.url}/mcp`), ran }
+}
+
+function handlerOptions(options: Parameters<typeof served>[0] = {}): McpHandlerOptions {
+  const { authorize, ...rest } = options
+  if ('authorize' in options) return authorize === undefined ? rest : { ...rest, authorize }
+  return { ...rest, authorize: () => true }
 }
 
 describe('a longRunning tool served as a task', () => {
@@ -171,6 +184,30 @@ describe('a longRunning tool served as a task', () => {
     expect([ack.result?.resultType, 'status' in (ack.result ?? {})]).toStrictEqual(['complete', false])
     expect((await settled(url, taskId)).result?.status).toBe('completed')
     expect(ran).toStrictEqual(['wipe'])
+  })
+
+  it('without authorize, a task a Toolkit made elsewhere holds for approval is refused: never asked, never run', async () => {
+    // Its own approval rule covers `report`, which has none itself, so the report is served.
+    const holdsReports = (inner: Toolkit) =>
+      wrappedToolkit(inner, { checkCall: undefined, needsApproval: (name) => name === 'report' })
+    const { url, ran } = await served({ authorize: undefined }, holdsReports)
+    const capabilities = { elicitation: {}, ...TASKS }
+    const created = await rpc(
+      url,
+      'tools/call',
+      { name: 'report', arguments: { month: 'May' } },
+      { capabilities },
+    )
+    const done = await settled(url, created.result?.taskId, [
+      'completed',
+      'failed',
+      'cancelled',
+      'input_required',
+    ])
+    expect(done.result?.status).toBe('completed')
+    expect(done.result?.result).toMatchObject({ isError: true })
+    expect(JSON.stringify(done.result?.result)).toContain('`authorize`')
+    expect(ran).toStrictEqual([])
   })
 
   it('is cancelled by tasks/cancel: the tool is aborted and its result never lands', async () => {
