@@ -44,101 +44,37 @@ function toolWith(name: string, inputSchema: JSONSchema, description = ''): Tool
   }
 }
 
+// What the formats share for `weather` and `ping`.
+const WEATHER = { name: 'get_weather', description: 'Current weather for a city' }
+const CITY_PARAMETERS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
+const PING = { name: 'ping', description: 'Health check' }
+const NO_PARAMETERS = { type: 'object', properties: {} }
+
 describe('each format, pinned', () => {
-  it('toOpenAI', () => {
-    expect(toOpenAI([weather, ping])).toMatchInlineSnapshot(`
+  it.each([
+    [
+      'toOpenAI',
+      () => toOpenAI([weather, ping]),
       [
-        {
-          "function": {
-            "description": "Current weather for a city",
-            "name": "get_weather",
-            "parameters": {
-              "properties": {
-                "city": {
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
-          },
-          "type": "function",
-        },
-        {
-          "function": {
-            "description": "Health check",
-            "name": "ping",
-            "parameters": {
-              "properties": {},
-              "type": "object",
-            },
-          },
-          "type": "function",
-        },
-      ]
-    `)
-  })
-
-  it('toAnthropic', () => {
-    expect(toAnthropic([weather, ping])).toMatchInlineSnapshot(`
+        { type: 'function', function: { ...WEATHER, parameters: CITY_PARAMETERS } },
+        { type: 'function', function: { ...PING, parameters: NO_PARAMETERS } },
+      ],
+    ],
+    [
+      'toAnthropic',
+      () => toAnthropic([weather, ping]),
       [
-        {
-          "description": "Current weather for a city",
-          "input_schema": {
-            "properties": {
-              "city": {
-                "type": "string",
-              },
-            },
-            "required": [
-              "city",
-            ],
-            "type": "object",
-          },
-          "name": "get_weather",
-        },
-        {
-          "description": "Health check",
-          "input_schema": {
-            "properties": {},
-            "type": "object",
-          },
-          "name": "ping",
-        },
-      ]
-    `)
-  })
-
-  it('toGemini: one wrapper, one declaration per tool in order; a tool without arguments has no parameters', () => {
-    expect(toGemini([weather, ping])).toMatchInlineSnapshot(`
-      [
-        {
-          "functionDeclarations": [
-            {
-              "description": "Current weather for a city",
-              "name": "get_weather",
-              "parameters": {
-                "properties": {
-                  "city": {
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
-            },
-            {
-              "description": "Health check",
-              "name": "ping",
-            },
-          ],
-        },
-      ]
-    `)
+        { ...WEATHER, input_schema: CITY_PARAMETERS },
+        { ...PING, input_schema: NO_PARAMETERS },
+      ],
+    ],
+    [
+      'toGemini: one wrapper, one declaration per tool in order; a tool without arguments has no parameters',
+      () => toGemini([weather, ping]),
+      [{ functionDeclarations: [{ ...WEATHER, parameters: CITY_PARAMETERS }, PING] }],
+    ],
+  ])('%s', (_, convert, expected) => {
+    expect(convert()).toStrictEqual(expected)
   })
 
   it('toGemini with parametersJsonSchema: the schema unchanged, as a copy', () => {
@@ -151,7 +87,7 @@ describe('each format, pinned', () => {
     const [wrapper] = toGemini([zodLike, ping], { parametersJsonSchema: true })
     expect(wrapper.functionDeclarations).toStrictEqual([
       { name: 'search', description: '', parametersJsonSchema: zodLike.inputSchema },
-      { name: 'ping', description: 'Health check', parametersJsonSchema: { type: 'object', properties: {} } },
+      { ...PING, parametersJsonSchema: NO_PARAMETERS },
     ])
     expect(wrapper.functionDeclarations[0]?.parametersJsonSchema).not.toBe(zodLike.inputSchema)
   })
@@ -396,6 +332,10 @@ const loweringRules: { rule: string; property: unknown; expected: unknown; defs?
   },
 ]
 
+// An object whose one (required) property is named `__proto__`, as JSON text: a literal would set the prototype.
+const PROTO_PROPERTY =
+  '{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}'
+
 describe('convertJsonSchemaToGeminiSchema', () => {
   it.each(loweringRules)('$rule', ({ property, expected, defs }) => {
     const input: JSONSchema = {
@@ -471,11 +411,7 @@ describe('convertJsonSchemaToGeminiSchema', () => {
         return node
       },
     },
-    {
-      label: '__proto__ as a property name',
-      make: () =>
-        JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}'),
-    },
+    { label: '__proto__ as a property name', make: () => JSON.parse(PROTO_PROPERTY) },
   ])('never throws on weird input: $label', ({ make }) => {
     const lowered = convertJsonSchemaToGeminiSchema(make())
     expect(
@@ -484,9 +420,7 @@ describe('convertJsonSchemaToGeminiSchema', () => {
   })
 
   it('keeps a __proto__ property as a property, not a prototype', () => {
-    const lowered = convertJsonSchemaToGeminiSchema(
-      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}'),
-    )
+    const lowered = convertJsonSchemaToGeminiSchema(JSON.parse(PROTO_PROPERTY))
     expect(Object.keys(lowered.properties ?? {})).toStrictEqual(['__proto__'])
     expect(lowered.required).toStrictEqual(['__proto__'])
     expect(Object.getPrototypeOf(lowered.properties)).toBe(Object.prototype)
@@ -523,6 +457,26 @@ const corpus = fixtures.flatMap(({ file, fixture }) =>
   })),
 )
 
+/** The tools of one corpus file, by name, in the file's order. */
+function corpusTools(file: string, names: readonly string[]): Tool[] {
+  const fixture = fixtures.find((each) => each.file === file)?.fixture
+  return (fixture?.tools ?? [])
+    .filter((tool) => names.includes(tool.name))
+    .map((tool) => toolWith(tool.name, tool.inputSchema, tool.description))
+}
+
+// Shapes the corpus pins repeat: a zod email string, and a recursive $ref cut after one expansion.
+const EMAIL = {
+  type: 'string',
+  description: 'Format: email.',
+  pattern:
+    "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+}
+const RECURSIVE_ENTRY = {
+  type: 'object',
+  description: 'Recursive: same shape as entry (not expanded further).',
+}
+
 describe('the real-world schema corpus', () => {
   it('holds at least 30 schemas from 7 sources', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(7)
@@ -557,514 +511,211 @@ describe('the real-world schema corpus', () => {
     }
   })
 
-  it('pins what the model sees for the MCP-shaped tools', () => {
-    const fixture = fixtures.find(({ file }) => file === 'mcp-server-shapes.json')?.fixture
-    const tools = (fixture?.tools ?? []).filter((tool) =>
-      ['list_commits', 'create_thread', 'browser_click'].includes(tool.name),
-    )
-    expect(
-      toGemini(tools.map((tool) => toolWith(tool.name, tool.inputSchema, tool.description))),
-    ).toMatchInlineSnapshot(`
+  it.each([
+    [
+      'the MCP-shaped tools',
+      'mcp-server-shapes.json',
+      ['list_commits', 'create_thread', 'browser_click'],
       [
         {
-          "functionDeclarations": [
-            {
-              "description": "Get list of commits of a branch in a repository",
-              "name": "list_commits",
-              "parameters": {
-                "properties": {
-                  "author": {
-                    "description": "Format: email.",
-                    "type": "string",
-                  },
-                  "owner": {
-                    "description": "Repository owner",
-                    "type": "string",
-                  },
-                  "page": {
-                    "description": "Page number",
-                    "minimum": 1,
-                    "type": "integer",
-                  },
-                  "perPage": {
-                    "maximum": 100,
-                    "minimum": 1,
-                    "type": "integer",
-                  },
-                  "repo": {
-                    "description": "Repository name",
-                    "type": "string",
-                  },
-                  "sha": {
-                    "description": "SHA or branch name",
-                    "nullable": true,
-                    "type": "string",
-                  },
-                  "since": {
-                    "format": "date-time",
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "owner",
-                  "repo",
-                ],
-                "type": "object",
-              },
+          name: 'list_commits',
+          description: 'Get list of commits of a branch in a repository',
+          parameters: {
+            type: 'object',
+            properties: {
+              owner: { type: 'string', description: 'Repository owner' },
+              repo: { type: 'string', description: 'Repository name' },
+              sha: { type: 'string', description: 'SHA or branch name', nullable: true },
+              page: { type: 'integer', description: 'Page number', minimum: 1 },
+              perPage: { type: 'integer', minimum: 1, maximum: 100 },
+              author: { type: 'string', description: 'Format: email.' },
+              since: { type: 'string', format: 'date-time' },
             },
-            {
-              "description": "Create a thread in a chat channel",
-              "name": "create_thread",
-              "parameters": {
-                "properties": {
-                  "auto_archive_duration": {
-                    "description": "Minutes of inactivity before archiving",
-                    "enum": [
-                      "60",
-                      "1440",
-                      "4320",
-                      "10080",
-                    ],
-                    "type": "string",
-                  },
-                  "channel_id": {
-                    "pattern": "^[0-9]+$",
-                    "type": "string",
-                  },
-                  "invitable": {
-                    "enum": [
-                      "true",
-                      "false",
-                    ],
-                    "type": "string",
-                  },
-                  "mode": {
-                    "description": "auto or a level",
-                    "enum": [
-                      "auto",
-                      "1",
-                      "2",
-                    ],
-                    "nullable": true,
-                    "type": "string",
-                  },
-                  "name": {
-                    "maxLength": 100,
-                    "minLength": 1,
-                    "type": "string",
-                  },
-                  "rate_limit": {
-                    "enum": [
-                      "0",
-                      "0.5",
-                      "1.5",
-                    ],
-                    "type": "string",
-                  },
-                  "tags": {
-                    "items": {
-                      "type": "string",
-                    },
-                    "maxItems": 5,
-                    "type": "array",
-                  },
-                },
-                "required": [
-                  "channel_id",
-                  "name",
-                ],
-                "type": "object",
-              },
-            },
-            {
-              "description": "Perform click on a web page",
-              "name": "browser_click",
-              "parameters": {
-                "properties": {
-                  "anything": {
-                    "anyOf": [
-                      {
-                        "type": "string",
-                      },
-                      {
-                        "type": "number",
-                      },
-                      {
-                        "type": "boolean",
-                      },
-                      {
-                        "type": "object",
-                      },
-                      {
-                        "items": {
-                          "anyOf": [
-                            {
-                              "type": "string",
-                            },
-                            {
-                              "type": "number",
-                            },
-                            {
-                              "type": "boolean",
-                            },
-                            {
-                              "type": "object",
-                            },
-                          ],
-                        },
-                        "type": "array",
-                      },
-                    ],
-                  },
-                  "button": {
-                    "enum": [
-                      "left",
-                      "right",
-                      "middle",
-                    ],
-                    "type": "string",
-                  },
-                  "element": {
-                    "description": "Human-readable element description",
-                    "type": "string",
-                  },
-                  "headers": {
-                    "type": "object",
-                  },
-                  "modifiers": {
-                    "items": {
-                      "enum": [
-                        "Alt",
-                        "Control",
-                        "Meta",
-                        "Shift",
-                      ],
-                      "type": "string",
-                    },
-                    "type": "array",
-                  },
-                  "payload": {
-                    "anyOf": [
-                      {
-                        "type": "string",
-                      },
-                      {
-                        "type": "number",
-                      },
-                      {
-                        "type": "boolean",
-                      },
-                      {
-                        "type": "object",
-                      },
-                      {
-                        "items": {
-                          "anyOf": [
-                            {
-                              "type": "string",
-                            },
-                            {
-                              "type": "number",
-                            },
-                            {
-                              "type": "boolean",
-                            },
-                            {
-                              "type": "object",
-                            },
-                          ],
-                        },
-                        "type": "array",
-                      },
-                    ],
-                  },
-                  "position": {
-                    "properties": {
-                      "x": {
-                        "type": "number",
-                      },
-                      "y": {
-                        "type": "number",
-                      },
-                    },
-                    "required": [
-                      "x",
-                      "y",
-                    ],
-                    "type": "object",
-                  },
-                  "ref": {
-                    "description": "Exact target element reference from the page snapshot",
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "element",
-                  "ref",
-                ],
-                "type": "object",
-              },
-            },
-          ],
-        },
-      ]
-    `)
-  })
-
-  it('pins what the model sees for zod output with const, nullable, unions, records and tuples', () => {
-    const fixture = fixtures.find(({ file }) => file === 'zod-4-draft-07-input.json')?.fixture
-    const tool = fixture?.tools.find((each) => each.name === 'create_event')
-    expect(
-      tool && toGemini([toolWith(tool.name, tool.inputSchema)])[0].functionDeclarations[0]?.parameters,
-    ).toMatchInlineSnapshot(`
-      {
-        "properties": {
-          "attendees": {
-            "items": {
-              "description": "Format: email.",
-              "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
-              "type": "string",
-            },
-            "maxItems": 50,
-            "minItems": 1,
-            "type": "array",
-          },
-          "count": {
-            "maximum": 9007199254740991,
-            "minimum": -9007199254740991,
-            "type": "integer",
-          },
-          "kind": {
-            "description": "Always "meeting"",
-            "enum": [
-              "meeting",
-            ],
-            "type": "string",
-          },
-          "labels": {
-            "type": "object",
-          },
-          "location": {
-            "anyOf": [
-              {
-                "type": "string",
-              },
-              {
-                "properties": {
-                  "lat": {
-                    "type": "number",
-                  },
-                  "lng": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "lat",
-                  "lng",
-                ],
-                "type": "object",
-              },
-            ],
-          },
-          "notes": {
-            "nullable": true,
-            "type": "string",
-          },
-          "priority": {
-            "maximum": 5,
-            "minimum": 1,
-            "type": "integer",
-          },
-          "ratio": {
-            "maximum": 1,
-            "minimum": 0,
-            "type": "number",
-          },
-          "reminder": {
-            "anyOf": [
-              {
-                "properties": {
-                  "address": {
-                    "description": "Format: email.",
-                    "pattern": "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
-                    "type": "string",
-                  },
-                  "type": {
-                    "enum": [
-                      "email",
-                    ],
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "type",
-                  "address",
-                ],
-                "type": "object",
-              },
-              {
-                "properties": {
-                  "minutesBefore": {
-                    "maximum": 9007199254740991,
-                    "minimum": 1,
-                    "type": "integer",
-                  },
-                  "type": {
-                    "enum": [
-                      "popup",
-                    ],
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "type",
-                  "minutesBefore",
-                ],
-                "type": "object",
-              },
-            ],
-          },
-          "status": {
-            "default": "draft",
-            "enum": [
-              "draft",
-              "confirmed",
-            ],
-            "type": "string",
-          },
-          "title": {
-            "maxLength": 120,
-            "minLength": 1,
-            "type": "string",
-          },
-          "window": {
-            "items": {
-              "format": "date-time",
-              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$",
-              "type": "string",
-            },
-            "maxItems": 2,
-            "minItems": 2,
-            "type": "array",
+            required: ['owner', 'repo'],
           },
         },
-        "required": [
-          "kind",
-          "title",
-          "attendees",
-          "notes",
-          "location",
-          "reminder",
-          "labels",
-          "window",
-          "count",
-          "ratio",
-        ],
-        "type": "object",
-      }
-    `)
-  })
-
-  it('pins recursion and root unions', () => {
-    const fixture = fixtures.find(({ file }) => file === 'refs-and-combinators.json')?.fixture
-    const tools = (fixture?.tools ?? []).filter((tool) =>
-      ['file_tree', 'merge_all_of', 'shape'].includes(tool.name),
-    )
-    expect(
-      toGemini(tools.map((tool) => toolWith(tool.name, tool.inputSchema, tool.description))),
-    ).toMatchInlineSnapshot(`
+        {
+          name: 'create_thread',
+          description: 'Create a thread in a chat channel',
+          parameters: {
+            type: 'object',
+            properties: {
+              channel_id: { type: 'string', pattern: '^[0-9]+$' },
+              name: { type: 'string', minLength: 1, maxLength: 100 },
+              auto_archive_duration: {
+                type: 'string',
+                description: 'Minutes of inactivity before archiving',
+                enum: ['60', '1440', '4320', '10080'],
+              },
+              rate_limit: { type: 'string', enum: ['0', '0.5', '1.5'] },
+              invitable: { type: 'string', enum: ['true', 'false'] },
+              tags: { type: 'array', items: { type: 'string' }, maxItems: 5 },
+              mode: {
+                type: 'string',
+                description: 'auto or a level',
+                nullable: true,
+                enum: ['auto', '1', '2'],
+              },
+            },
+            required: ['channel_id', 'name'],
+          },
+        },
+        {
+          name: 'browser_click',
+          description: 'Perform click on a web page',
+          parameters: {
+            type: 'object',
+            properties: {
+              element: { type: 'string', description: 'Human-readable element description' },
+              ref: { type: 'string', description: 'Exact target element reference from the page snapshot' },
+              button: { type: 'string', enum: ['left', 'right', 'middle'] },
+              modifiers: {
+                type: 'array',
+                items: { type: 'string', enum: ['Alt', 'Control', 'Meta', 'Shift'] },
+              },
+              position: {
+                type: 'object',
+                properties: { x: { type: 'number' }, y: { type: 'number' } },
+                required: ['x', 'y'],
+              },
+              headers: { type: 'object' },
+              payload: anyValue(),
+              anything: anyValue(),
+            },
+            required: ['element', 'ref'],
+          },
+        },
+      ],
+    ],
+    [
+      'zod output with const, nullable, unions, records and tuples',
+      'zod-4-draft-07-input.json',
+      ['create_event'],
       [
         {
-          "functionDeclarations": [
-            {
-              "description": "A recursive tree through definitions",
-              "name": "file_tree",
-              "parameters": {
-                "properties": {
-                  "tree": {
-                    "properties": {
-                      "children": {
-                        "items": {
-                          "description": "Recursive: same shape as entry (not expanded further).",
-                          "type": "object",
-                        },
-                        "type": "array",
-                      },
-                      "name": {
-                        "type": "string",
-                      },
-                      "parent": {
-                        "description": "Recursive: same shape as entry (not expanded further).",
-                        "nullable": true,
-                        "type": "object",
-                      },
+          name: 'create_event',
+          description: '',
+          parameters: {
+            type: 'object',
+            properties: {
+              kind: { type: 'string', description: 'Always "meeting"', enum: ['meeting'] },
+              title: { type: 'string', minLength: 1, maxLength: 120 },
+              attendees: { type: 'array', items: EMAIL, minItems: 1, maxItems: 50 },
+              priority: { type: 'integer', minimum: 1, maximum: 5 },
+              notes: { type: 'string', nullable: true },
+              location: {
+                anyOf: [
+                  { type: 'string' },
+                  {
+                    type: 'object',
+                    properties: { lat: { type: 'number' }, lng: { type: 'number' } },
+                    required: ['lat', 'lng'],
+                  },
+                ],
+              },
+              reminder: {
+                anyOf: [
+                  {
+                    type: 'object',
+                    properties: { type: { type: 'string', enum: ['email'] }, address: EMAIL },
+                    required: ['type', 'address'],
+                  },
+                  {
+                    type: 'object',
+                    properties: {
+                      type: { type: 'string', enum: ['popup'] },
+                      minutesBefore: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
                     },
-                    "required": [
-                      "name",
-                    ],
-                    "type": "object",
+                    required: ['type', 'minutesBefore'],
                   },
-                },
-                "required": [
-                  "tree",
                 ],
-                "type": "object",
               },
-            },
-            {
-              "description": "allOf of objects",
-              "name": "merge_all_of",
-              "parameters": {
-                "properties": {
-                  "id": {
-                    "type": "string",
-                  },
-                  "reason": {
-                    "description": "Why",
-                    "type": "string",
-                  },
-                  "version": {
-                    "minimum": 1,
-                    "type": "integer",
-                  },
+              labels: { type: 'object' },
+              window: {
+                type: 'array',
+                items: {
+                  type: 'string',
+                  format: 'date-time',
+                  pattern:
+                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
                 },
-                "required": [
-                  "id",
-                  "version",
-                ],
-                "type": "object",
+                minItems: 2,
+                maxItems: 2,
               },
+              status: { type: 'string', enum: ['draft', 'confirmed'], default: 'draft' },
+              count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+              ratio: { type: 'number', minimum: 0, maximum: 1 },
             },
-            {
-              "description": "A discriminated union at the root",
-              "name": "shape",
-              "parameters": {
-                "properties": {
-                  "kind": {
-                    "enum": [
-                      "circle",
-                      "square",
-                    ],
-                    "type": "string",
-                  },
-                  "radius": {
-                    "minimum": 0,
-                    "type": "number",
-                  },
-                  "side": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "kind",
-                ],
-                "type": "object",
-              },
-            },
-          ],
+            required: [
+              'kind',
+              'title',
+              'attendees',
+              'notes',
+              'location',
+              'reminder',
+              'labels',
+              'window',
+              'count',
+              'ratio',
+            ],
+          },
         },
-      ]
-    `)
+      ],
+    ],
+    [
+      'recursion and root unions',
+      'refs-and-combinators.json',
+      ['file_tree', 'merge_all_of', 'shape'],
+      [
+        {
+          name: 'file_tree',
+          description: 'A recursive tree through definitions',
+          parameters: {
+            type: 'object',
+            properties: {
+              tree: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string' },
+                  children: { type: 'array', items: RECURSIVE_ENTRY },
+                  parent: { ...RECURSIVE_ENTRY, nullable: true },
+                },
+                required: ['name'],
+              },
+            },
+            required: ['tree'],
+          },
+        },
+        {
+          name: 'merge_all_of',
+          description: 'allOf of objects',
+          parameters: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              version: { type: 'integer', minimum: 1 },
+              reason: { type: 'string', description: 'Why' },
+            },
+            required: ['id', 'version'],
+          },
+        },
+        {
+          name: 'shape',
+          description: 'A discriminated union at the root',
+          parameters: {
+            type: 'object',
+            properties: {
+              kind: { type: 'string', enum: ['circle', 'square'] },
+              radius: { type: 'number', minimum: 0 },
+              side: { type: 'number' },
+            },
+            required: ['kind'],
+          },
+        },
+      ],
+    ],
+  ])('pins what the model sees for %s', (_, file, names, declarations) => {
+    expect(toGemini(corpusTools(file, names))).toStrictEqual([{ functionDeclarations: declarations }])
   })
 })
 
@@ -1133,36 +784,24 @@ describe('toGemini through the real @google/genai SDK', () => {
       contents: 'hi',
       config: { tools: toGemini([search]) as unknown as ToolListUnion },
     })
-    expect((bodies.at(-1) as { tools: unknown }).tools).toMatchInlineSnapshot(`
-      [
-        {
-          "functionDeclarations": [
-            {
-              "description": "",
-              "name": "search",
-              "parameters": {
-                "properties": {
-                  "limit": {
-                    "enum": [
-                      "10",
-                      "50",
-                    ],
-                    "type": "STRING",
-                  },
-                  "q": {
-                    "nullable": true,
-                    "type": "STRING",
-                  },
-                },
-                "required": [
-                  "q",
-                ],
-                "type": "OBJECT",
+    // The SDK upper-cases the types; a numeric enum is sent as strings.
+    expect((bodies.at(-1) as { tools: unknown }).tools).toStrictEqual([
+      {
+        functionDeclarations: [
+          {
+            name: 'search',
+            description: '',
+            parameters: {
+              type: 'OBJECT',
+              properties: {
+                limit: { type: 'STRING', enum: ['10', '50'] },
+                q: { type: 'STRING', nullable: true },
               },
+              required: ['q'],
             },
-          ],
-        },
-      ]
-    `)
+          },
+        ],
+      },
+    ])
   })
 })
