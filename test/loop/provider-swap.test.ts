@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client/create-client.js'
 import type { RunEvent, RunResult } from '../../src/contracts/run-types.js'
+import type { Tool } from '../../src/tool/types.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { type ScriptedServer, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
 import { addTool, aiMajor, PROVIDERS, type ScriptedProvider, weatherTool } from './support.js'
@@ -165,17 +166,42 @@ function wire(provider: ScriptedProvider, body: Record<string, unknown>): unknow
   }
 }
 
+function providerNamed(name: ScriptedProvider['name']): ScriptedProvider {
+  const found = PROVIDERS.find((each) => each.name === name)
+  if (found === undefined) throw new Error(`no scripted provider ${name}`)
+  return found
+}
+
+/**
+ * The wire part of the second request (after the tools ran) of the scenario on `provider`: the same
+ * whether the run streams or not, which this checks.
+ */
+async function secondRequest(provider: ScriptedProvider): Promise<unknown> {
+  const { server } = await scenario({ provider, mode: 'run' })
+  const streamed = await scenario({ provider, mode: 'stream' })
+  const sent = wire(provider, server.requests[1]?.body)
+  expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(sent)
+  return sent
+}
+
+/** What every declaration of a tool says about it: its name and description. */
+function declared(tool: Tool): { name: string; description: string } {
+  return { name: tool.name, description: tool.description }
+}
+
 describe('wire formats (the second request: tool declarations, the assistant turn and every tool result)', () => {
   const major = aiMajor
 
   it('OpenAI Chat Completions', async () => {
-    const provider = PROVIDERS[0] as ScriptedProvider
-    const { server } = await scenario({ provider, mode: 'run' })
-    const streamed = await scenario({ provider, mode: 'stream' })
-    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(
-      wire(provider, server.requests[1]?.body),
+    const provider = providerNamed('openai-chat')
+    const { tools, ...rest } = (await secondRequest(provider)) as { tools: unknown }
+    expect(tools).toStrictEqual(
+      [weatherTool, addTool].map((tool) => ({
+        type: 'function',
+        function: { ...declared(tool), parameters: tool.inputSchema },
+      })),
     )
-    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+    expect(rest).toMatchInlineSnapshot(`
       {
         "messages": [
           {
@@ -220,68 +246,18 @@ describe('wire formats (the second request: tool declarations, the assistant tur
           },
         ],
         "tool_choice": "auto",
-        "tools": [
-          {
-            "function": {
-              "description": "Current weather for a city.",
-              "name": "get_weather",
-              "parameters": {
-                "additionalProperties": false,
-                "properties": {
-                  "city": {
-                    "description": "City name",
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Adds two numbers.",
-              "name": "add",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-        ],
       }
     `)
   })
 
   it('OpenAI Responses', async () => {
-    const provider = PROVIDERS.find((each) => each.name === 'openai-responses') as ScriptedProvider
-    const { server } = await scenario({ provider, mode: 'run' })
-    const streamed = await scenario({ provider, mode: 'stream' })
-    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(
-      wire(provider, server.requests[1]?.body),
-    )
-    const { tools, ...rest } = wire(provider, server.requests[1]?.body) as { tools: unknown }
+    const provider = providerNamed('openai-responses')
+    const { tools, ...rest } = (await secondRequest(provider)) as { tools: unknown }
     // The tool declaration shape is the provider package's own, and differs between its majors.
     expect(tools).toStrictEqual(
       [weatherTool, addTool].map((tool) => ({
         type: 'function',
-        name: tool.name,
-        description: tool.description,
+        ...declared(tool),
         parameters: tool.inputSchema,
         ...(major >= 7 ? { strict: false } : {}),
       })),
@@ -335,13 +311,12 @@ describe('wire formats (the second request: tool declarations, the assistant tur
   })
 
   it('Anthropic Messages', async () => {
-    const provider = PROVIDERS[2] as ScriptedProvider
-    const { server } = await scenario({ provider, mode: 'run' })
-    const streamed = await scenario({ provider, mode: 'stream' })
-    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(
-      wire(provider, server.requests[1]?.body),
+    const provider = providerNamed('anthropic')
+    const { tools, ...rest } = (await secondRequest(provider)) as { tools: unknown }
+    expect(tools).toStrictEqual(
+      [weatherTool, addTool].map((tool) => ({ ...declared(tool), input_schema: tool.inputSchema })),
     )
-    expect(wire(provider, server.requests[1]?.body)).toMatchInlineSnapshot(`
+    expect(rest).toMatchInlineSnapshot(`
       {
         "messages": [
           {
@@ -404,64 +379,20 @@ describe('wire formats (the second request: tool declarations, the assistant tur
         "tool_choice": {
           "type": "auto",
         },
-        "tools": [
-          {
-            "description": "Current weather for a city.",
-            "input_schema": {
-              "additionalProperties": false,
-              "properties": {
-                "city": {
-                  "description": "City name",
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
-            "name": "get_weather",
-          },
-          {
-            "description": "Adds two numbers.",
-            "input_schema": {
-              "properties": {
-                "a": {
-                  "type": "number",
-                },
-                "b": {
-                  "type": "number",
-                },
-              },
-              "required": [
-                "a",
-                "b",
-              ],
-              "type": "object",
-            },
-            "name": "add",
-          },
-        ],
       }
     `)
   })
 
   it('Google Gemini', async () => {
-    const provider = PROVIDERS.find((each) => each.name === 'google') as ScriptedProvider
-    const { server } = await scenario({ provider, mode: 'run' })
-    const streamed = await scenario({ provider, mode: 'stream' })
-    expect(wire(provider, streamed.server.requests[1]?.body)).toStrictEqual(
-      wire(provider, server.requests[1]?.body),
-    )
-    const { tools, ...rest } = wire(provider, server.requests[1]?.body) as { tools: unknown }
+    const provider = providerNamed('google')
+    const { tools, ...rest } = (await secondRequest(provider)) as { tools: unknown }
     // The tool declaration shape is the provider package's own, and differs between its majors.
     expect(tools).toStrictEqual([
       {
         functionDeclarations: [weatherTool, addTool].map((tool) => {
           const { additionalProperties: _dropped, ...openApi } = tool.inputSchema
           return {
-            name: tool.name,
-            description: tool.description,
+            ...declared(tool),
             ...(major >= 7 ? { parametersJsonSchema: tool.inputSchema } : { parameters: openApi }),
           }
         }),
