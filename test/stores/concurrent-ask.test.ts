@@ -2,45 +2,24 @@
 // every turn of both is kept, each whole (question, tool call, tool result, answer), none twice.
 import type { ModelMessage } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresStore } from '../../src/stores/postgres-store.js'
-import { createRedisStore } from '../../src/stores/redis-store.js'
-import { findPostgresBin, findRedisServer, requireBinary } from '../support/database-binaries.js'
 import { startNodeWorker } from '../support/node-worker.js'
-import { type PostgresServer, startPostgresServer } from '../support/postgres-server.js'
-import { type RedisServer, startRedisServer } from '../support/redis-server.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
+import { sharedStores } from '../support/shared-stores.js'
 import { lookupScript } from './fixtures/lookup-model.js'
 
-const haveRedis = requireBinary(findRedisServer(), 'the concurrent ask test on Redis')
-const havePostgres = requireBinary(findPostgresBin(), 'the concurrent ask test on Postgres')
+const cases = sharedStores('the concurrent ask test')
 const ASKS = 5
 
 let model: ScriptedServer
-let redis: RedisServer | undefined
-let postgres: PostgresServer | undefined
 
 beforeAll(async () => {
   model = await startScriptedServer({ protocol: openaiChatProtocol, script: lookupScript })
-  ;[redis, postgres] = await Promise.all([
-    haveRedis ? startRedisServer() : undefined,
-    havePostgres ? startPostgresServer() : undefined,
-  ])
 })
 
 afterAll(async () => {
-  await Promise.all([model?.close(), redis?.stop(), postgres?.stop()])
+  await model?.close()
 })
-
-const cases = [
-  { name: 'Redis', available: haveRedis, store: 'redis', url: () => redis?.url ?? '' },
-  {
-    name: 'Postgres',
-    available: havePostgres,
-    store: 'postgres',
-    url: () => postgres?.connectionString ?? '',
-  },
-] as const
 
 describe.each(cases)('two processes that ask on one id at the same time, over $name', (kind) => {
   it.runIf(kind.available)(
@@ -68,10 +47,7 @@ describe.each(cases)('two processes that ask on one id at the same time, over $n
         const reports = await Promise.all(workers.map(async (worker) => JSON.parse(await worker.nextLine())))
         expect(await Promise.all(workers.map((worker) => worker.exited))).toStrictEqual([0, 0])
 
-        const store =
-          kind.store === 'redis'
-            ? createRedisStore({ url: kind.url() })
-            : createPostgresStore({ connectionString: kind.url() })
+        const store = kind.open()
         const messages = (await store.load<ModelMessage>(id))?.messages ?? []
         await store.close()
 

@@ -3,35 +3,24 @@
 // conversations at once across both lose nothing.
 import type { ModelMessage, UIMessage } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresStore } from '../../src/stores/postgres-store.js'
-import { createRedisStore } from '../../src/stores/redis-store.js'
 import { chatThrough, userMessage } from '../next/ui-stream.js'
-import { findPostgresBin, findRedisServer, requireBinary } from '../support/database-binaries.js'
 import { type NodeWorker, startNodeWorker } from '../support/node-worker.js'
-import { type PostgresServer, startPostgresServer } from '../support/postgres-server.js'
-import { type RedisServer, startRedisServer } from '../support/redis-server.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
+import { sharedStores } from '../support/shared-stores.js'
 import { lookupScript } from './fixtures/lookup-model.js'
 
-const haveRedis = requireBinary(findRedisServer(), 'the multi-instance test on Redis')
-const havePostgres = requireBinary(findPostgresBin(), 'the multi-instance test on Postgres')
+const cases = sharedStores('the multi-instance test')
 const CONVERSATIONS = 10
 
 let model: ScriptedServer
-let redis: RedisServer | undefined
-let postgres: PostgresServer | undefined
 
 beforeAll(async () => {
   model = await startScriptedServer({ protocol: openaiChatProtocol, script: lookupScript })
-  ;[redis, postgres] = await Promise.all([
-    haveRedis ? startRedisServer() : undefined,
-    havePostgres ? startPostgresServer() : undefined,
-  ])
 })
 
 afterAll(async () => {
-  await Promise.all([model?.close(), redis?.stop(), postgres?.stop()])
+  await model?.close()
 })
 
 /** A handler that sends each request to an instance over HTTP, as a load balancer would. */
@@ -53,16 +42,6 @@ function toolOutputsOf(message: UIMessage | undefined): unknown[] {
     part.type === 'dynamic-tool' && part.state === 'output-available' ? [part.output] : [],
   )
 }
-
-const cases = [
-  { name: 'Redis', available: haveRedis, store: 'redis', url: () => redis?.url ?? '' },
-  {
-    name: 'Postgres',
-    available: havePostgres,
-    store: 'postgres',
-    url: () => postgres?.connectionString ?? '',
-  },
-] as const
 
 describe.each(cases)('two chat handler instances over one $name store', (kind) => {
   it.runIf(kind.available)(
@@ -98,10 +77,7 @@ describe.each(cases)('two chat handler instances over one $name store', (kind) =
         })
         const finished = await Promise.all(conversations)
 
-        const store =
-          kind.store === 'redis'
-            ? createRedisStore({ url: kind.url() })
-            : createPostgresStore({ connectionString: kind.url() })
+        const store = kind.open()
         try {
           for (const { chatId, first, second, index } of finished) {
             const messages = (await store.load<ModelMessage>(chatId))?.messages ?? []

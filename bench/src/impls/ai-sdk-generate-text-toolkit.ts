@@ -3,7 +3,7 @@
 
 import { createOpenAI } from '@ai-sdk/openai'
 import { MODEL_ID } from '../scenario.js'
-import { generateTextInstance } from './ai-sdk-generate-text.js'
+import { generateTextInstance } from './generate-text-instance.js'
 import { createBenchToolkit } from './toolnexus-toolkit.js'
 import type { CreateImplementation } from './types.js'
 

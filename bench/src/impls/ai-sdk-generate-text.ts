@@ -3,10 +3,11 @@
 import { createMCPClient } from '@ai-sdk/mcp'
 import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio'
 import { createOpenAI } from '@ai-sdk/openai'
-import { generateText, isStepCount, type LanguageModel, type ToolSet, tool } from 'ai'
+import { type ToolSet, tool } from 'ai'
 import { z } from 'zod'
-import { getTime, getWeather, MODEL_ID, PROMPT, SYSTEM, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
-import type { BenchInstance, CreateImplementation } from './types.js'
+import { getTime, getWeather, MODEL_ID, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
+import { generateTextInstance } from './generate-text-instance.js'
+import type { CreateImplementation } from './types.js'
 
 const input = z.object({ city: z.string().describe('The city name.') })
 
@@ -33,25 +34,4 @@ export const create: CreateImplementation = async (options) => {
     close = () => client.close()
   }
   return generateTextInstance(model, tools, close)
-}
-
-/** The scenario run by the AI SDK's own loop: `generateText` over `tools` until the model answers. */
-export function generateTextInstance(
-  model: LanguageModel,
-  tools: ToolSet,
-  close: () => Promise<void>,
-): BenchInstance {
-  return {
-    async run() {
-      const result = await generateText({
-        model,
-        system: SYSTEM,
-        prompt: PROMPT,
-        tools,
-        stopWhen: isStepCount(10),
-      })
-      return result.text
-    },
-    close,
-  }
 }
