@@ -14,12 +14,15 @@
 // Run from the repository root:
 //
 //   npx tsx bench/loop-overhead.ts [--rounds 30] [--batch 50] [--concurrency 100] [--waves 5]
-//     [--only sequential|concurrent|allocation] [--library node_modules/.cache/main/src]
+//     [--only sequential|concurrent|allocation] [--library dist | node_modules/.cache/main/src]
+//
+// The header names the library measured. Quote the figures of `--library dist` (after `npm run build`):
+// from `src/`, tsx wraps every closure of toolnexus in `__name(...)`, which the built package does not do.
 
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { PerformanceObserver, performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { createOpenAI } from '@ai-sdk/openai'
@@ -203,6 +206,20 @@ async function allocationSideBySide(contenders: readonly Contender[]): Promise<v
   }
 }
 
+/**
+ * Which toolnexus the figures are of. TypeScript is loaded through tsx, whose esbuild transform (with
+ * `keepNames`) wraps every closure in `__name(...)`: toolnexus's per-run cost is inflated there, while the
+ * bare loop (the provider, already JavaScript) is not. The figures to quote are the built JavaScript's.
+ */
+function libraryLabel(entry: string | undefined): string {
+  if (entry === undefined)
+    return 'src/ through tsx (closures wrapped by __name: quote --library dist instead)'
+  const shown = relative(process.cwd(), entry) || entry
+  return entry.endsWith('.js')
+    ? `${shown} (built JavaScript, as an app runs it)`
+    : `${shown} through tsx (closures wrapped by __name: quote a built copy instead)`
+}
+
 /** The allocation figures, from this script started again with the flags they need. */
 function allocationInChild(): void {
   const args = process.argv.slice(2)
@@ -216,14 +233,15 @@ function allocationInChild(): void {
   if (child.status !== 0) throw new Error(`bench: the allocation run failed (${child.status})`)
 }
 
-const library: Library =
+const libraryEntry =
   libraryDir === ''
+    ? undefined
+    : resolve(libraryDir, existsSync(resolve(libraryDir, 'index.js')) ? 'index.js' : 'index.ts')
+const library: Library =
+  libraryEntry === undefined
     ? await import('../src/index.js')
-    : await import(
-        pathToFileURL(
-          resolve(libraryDir, existsSync(resolve(libraryDir, 'index.js')) ? 'index.js' : 'index.ts'),
-        ).href
-      )
+    : await import(pathToFileURL(libraryEntry).href)
+process.stdout.write(`library: ${libraryLabel(libraryEntry)}\n`)
 const contenders = [bareLoop(), await toolnexusLoop(library)]
 process.stdout.write(
   `load average ${loadavg()

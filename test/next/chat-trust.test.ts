@@ -12,22 +12,13 @@ import { createChatHandler } from '../../src/next/index.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { add } from '../support/add-tool.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 import { openaiResponsesProtocol } from '../support/scripted-openai.js'
 import { startScriptedServer } from '../support/scripted-server.js'
 import { step, textParts as text } from './mock-model-steps.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers.',
-  inputSchema: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-  },
-  execute: ({ a, b }) => String(a + b),
-})
 const lookupOrder = defineTool({
   name: 'lookup_order',
   description: 'Looks up an order.',

@@ -12,6 +12,7 @@ import { InMemoryConversationStore } from '../../src/stores/in-memory-conversati
 import { createRedisStore } from '../../src/stores/redis-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { add } from '../support/add-tool.js'
 import { findRedisServer, requireBinary } from '../support/database-binaries.js'
 import { startRedisServer } from '../support/redis-server.js'
 import {
@@ -30,16 +31,6 @@ const MODEL = 'gemini-2.5-flash'
 const SECRET = 'a test secret that is at least 32 characters long'
 
 const ran: string[] = []
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers.',
-  inputSchema: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-  },
-  execute: ({ a, b }) => String(Number(a) + Number(b)),
-})
 const deleteFile = defineTool({
   name: 'delete_file',
   description: 'Deletes a file.',

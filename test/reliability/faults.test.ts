@@ -17,6 +17,7 @@ import { startHttpFixture } from '../fixtures/mcp/http-server.mjs'
 import { startRecordingServer } from '../http/recording-server.js'
 import { provider } from '../loop/support.js'
 import { isAlive, recordingLogger, stdioServer, waitFor } from '../mcp/mcp-fixtures.js'
+import { add } from '../support/add-tool.js'
 import { genaiFor, modelReply, startScriptedGemini, streamReply } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type RecordedRequest, type ScriptStep, startScriptedServer } from '../support/scripted-server.js'
@@ -226,17 +227,6 @@ describe('an HTTP tool whose server is down', () => {
 })
 
 describe('the model endpoint failing', () => {
-  const add = defineTool({
-    name: 'add',
-    description: 'Adds two numbers.',
-    inputSchema: {
-      type: 'object',
-      properties: { a: { type: 'number' }, b: { type: 'number' } },
-      required: ['a', 'b'],
-    },
-    execute: ({ a, b }) => String(Number(a) + Number(b)),
-  })
-
   it('500 twice, then success: retried, and the tool results of the turn are all kept', async () => {
     const endpoint = await scripted([
       { type: 'error', status: 500 },
