@@ -16,7 +16,7 @@ import { add } from '../support/add-tool.js'
 import { modelReply, startScriptedGemini } from '../support/scripted-gemini.js'
 import { openaiResponsesProtocol } from '../support/scripted-openai.js'
 import { startScriptedServer } from '../support/scripted-server.js'
-import { step, textParts as text } from './mock-model-steps.js'
+import { addingStep, step, textParts as text } from './mock-model-steps.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
 const lookupOrder = defineTool({
@@ -42,13 +42,7 @@ function addingModel(): MockLanguageModelV3 {
     doStream: async () => {
       calls += 1
       if (calls === 1) {
-        return step(
-          [
-            ...text('t1', 'Adding.'),
-            { type: 'tool-call', toolCallId: 'call-add', toolName: 'add', input: '{"a":2,"b":3}' },
-          ],
-          'tool-calls',
-        )
+        return addingStep('{"a":2,"b":3}')
       }
       return step(text(`t${calls}`, calls === 2 ? 'It is 5.' : 'OK.'), 'stop')
     },

@@ -8,7 +8,7 @@ import { createChatHandler } from '../../src/next/index.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { add } from '../support/add-tool.js'
-import { step, textParts } from './mock-model-steps.js'
+import { addingStep, step, textParts } from './mock-model-steps.js'
 import { aiMajor, chatThrough, sseChunks, userMessage } from './ui-stream.js'
 
 const lookupOrder = defineTool({
@@ -170,13 +170,7 @@ describe(`createChatHandler (ai ${aiMajor})`, () => {
       doStream: async () => {
         calls += 1
         if (calls === 1) {
-          return step(
-            [
-              ...textParts('t1', 'Adding.'),
-              { type: 'tool-call', toolCallId: 'call-add', toolName: 'add', input: '{"a":1,"b":1}' },
-            ],
-            'tool-calls',
-          )
+          return addingStep('{"a":1,"b":1}')
         }
         throw new Error('The model provider rejected the request (invalid model id).')
       },

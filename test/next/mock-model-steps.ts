@@ -33,3 +33,11 @@ export function textParts(id: string, text: string): LanguageModelV3StreamPart[]
     { type: 'text-end', id },
   ]
 }
+
+/** The step that says "Adding." and calls `add` (as `call-add`) with `input`, the model's JSON text. */
+export function addingStep(input: string): { stream: ReadableStream } {
+  return step(
+    [...textParts('t1', 'Adding.'), { type: 'tool-call', toolCallId: 'call-add', toolName: 'add', input }],
+    'tool-calls',
+  )
+}
