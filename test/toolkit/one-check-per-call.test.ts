@@ -1,8 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { createMcpHandler as CreateMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import type { defineTool as DefineTool } from '../../src/tool/define-tool.js'
 import type { JSONSchema } from '../../src/tool/types.js'
 import type { createToolkit as CreateToolkit, Toolkit } from '../../src/toolkit/create-toolkit.js'
 import type * as ApprovalSupport from '../approvals/support.js'
+import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 
 // Every validation of a call's arguments, by the schema it was made against.
@@ -25,15 +29,17 @@ let createToolkit: typeof CreateToolkit
 let call: typeof ApprovalSupport.call
 let clientFor: typeof ApprovalSupport.clientFor
 let startApprovalModel: typeof ApprovalSupport.startApprovalModel
+let createMcpHandler: typeof CreateMcpHandler
 beforeAll(async () => {
   vi.resetModules()
+  ;({ createMcpHandler } = await import('../../src/mcp-server/create-mcp-handler.js'))
   ;({ defineTool } = await import('../../src/tool/define-tool.js'))
   ;({ createToolkit } = await import('../../src/toolkit/create-toolkit.js'))
   ;({ call, clientFor, startApprovalModel } = await import('../approvals/support.js'))
 })
 
 const toolkits: Toolkit[] = []
-const servers: ScriptedServer[] = []
+const servers: Array<ScriptedServer | FetchServer> = []
 afterEach(async () => {
   validations.clear()
   await Promise.all(toolkits.splice(0).map((toolkit) => toolkit.close()))
@@ -62,6 +68,38 @@ describe('a call’s arguments are checked once', () => {
       const result = await clientFor(server).run('Pay', { toolkit })
       expect(result.status).toBe('done')
       expect(server.toolMessages(1)).toStrictEqual([{ id: 'c1', content: 'sent 5' }])
+      expect(validations.get(sendMoney.inputSchema)).toBe(1)
+    },
+  )
+})
+
+describe('a call served over MCP', () => {
+  it.each([
+    ['no approval rule', {}],
+    ['an approval rule that lets the call through', { needsApproval: ({ amount }) => Number(amount) > 100 }],
+  ] satisfies Array<[string, { needsApproval?: Parameters<typeof DefineTool>[0]['needsApproval'] }]>)(
+    'for a tool with %s: its approval check and its run share one check',
+    async (_, rule) => {
+      const sendMoney = defineTool({
+        name: 'send_money',
+        description: 'Sends money.',
+        inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+        ...rule,
+        execute: ({ amount }) => `sent ${String(amount)}`,
+      })
+      const toolkit = await createToolkit({ tools: [sendMoney] })
+      toolkits.push(toolkit)
+      const server = await serveFetch(createMcpHandler({ toolkit, authorize: () => true }))
+      servers.push(server)
+      const client = new Client({ name: 'one-check', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+      try {
+        expect(await client.callTool({ name: 'send_money', arguments: { amount: 5 } })).toStrictEqual({
+          content: [{ type: 'text', text: 'sent 5' }],
+        })
+      } finally {
+        await client.close()
+      }
       expect(validations.get(sendMoney.inputSchema)).toBe(1)
     },
   )
