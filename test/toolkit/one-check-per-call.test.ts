@@ -46,21 +46,32 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
+type Rule = { needsApproval?: NonNullable<Parameters<typeof DefineTool>[0]['needsApproval']> }
+// Rules under which a call of `send_money` with amount 5 runs without waiting.
+const LETS_THROUGH: Array<[string, Rule]> = [
+  ['no approval rule', {}],
+  ['an approval rule that lets the call through', { needsApproval: ({ amount }) => Number(amount) > 100 }],
+]
+
+/** `send_money`, with `rule` for its approval. */
+function sendMoneyTool(rule: Rule) {
+  return defineTool({
+    name: 'send_money',
+    description: 'Sends money.',
+    inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+    ...rule,
+    execute: ({ amount }) => `sent ${String(amount)}`,
+  })
+}
+
 describe('a call’s arguments are checked once', () => {
   it.each([
-    ['no approval rule', {}],
-    ['an approval rule that lets the call through', { needsApproval: ({ amount }) => Number(amount) > 100 }],
+    ...LETS_THROUGH,
     ['an async approval rule that lets the call through', { needsApproval: async () => false }],
-  ] satisfies Array<[string, { needsApproval?: Parameters<typeof DefineTool>[0]['needsApproval'] }]>)(
+  ] satisfies Array<[string, Rule]>)(
     'for a tool with %s: the approval check and the run share one check',
     async (_, rule) => {
-      const sendMoney = defineTool({
-        name: 'send_money',
-        description: 'Sends money.',
-        inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-        ...rule,
-        execute: ({ amount }) => `sent ${String(amount)}`,
-      })
+      const sendMoney = sendMoneyTool(rule)
       const toolkit = await createToolkit({ tools: [sendMoney] })
       toolkits.push(toolkit)
       const server = await startApprovalModel([call('c1', 'send_money', { amount: 5 })])
@@ -74,19 +85,10 @@ describe('a call’s arguments are checked once', () => {
 })
 
 describe('a call served over MCP', () => {
-  it.each([
-    ['no approval rule', {}],
-    ['an approval rule that lets the call through', { needsApproval: ({ amount }) => Number(amount) > 100 }],
-  ] satisfies Array<[string, { needsApproval?: Parameters<typeof DefineTool>[0]['needsApproval'] }]>)(
+  it.each(LETS_THROUGH)(
     'for a tool with %s: its approval check and its run share one check',
     async (_, rule) => {
-      const sendMoney = defineTool({
-        name: 'send_money',
-        description: 'Sends money.',
-        inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-        ...rule,
-        execute: ({ amount }) => `sent ${String(amount)}`,
-      })
+      const sendMoney = sendMoneyTool(rule)
       const toolkit = await createToolkit({ tools: [sendMoney] })
       toolkits.push(toolkit)
       const server = await serveFetch(createMcpHandler({ toolkit, authorize: () => true }))
