@@ -56,7 +56,9 @@ export interface ToolRunner {
   /**
    * Whether this call must wait for a person's approval: the tool's own `needsApproval` or the toolkit's
    * `approval` policy. `false` for unknown tools and for arguments that do not fit the schema (the call is
-   * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`.
+   * answered with the error, so nothing runs). A `needsApproval` function that throws means `true`. The
+   * loop and the MCP server let a call run only on `false` (or a promise of it): a throw, a rejection or
+   * any other answer asks a person, for a toolkit made elsewhere too.
    */
   needsApproval(name: string, args: Record<string, unknown>, toolCallId?: string): boolean | Promise<boolean>
   /**
