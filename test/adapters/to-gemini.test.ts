@@ -1,6 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { ToolListUnion } from '@google/genai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { convertJsonSchemaToGeminiSchema } from '../../src/adapters/gemini-schema/convert-json-schema-to-gemini-schema.js'
@@ -11,7 +9,7 @@ import { defineTool } from '../../src/tool/define-tool.js'
 import { renamedProperties } from '../../src/tool/property-names.js'
 import type { JSONSchema, Tool } from '../../src/tool/types.js'
 import { geminiSubsetProblems, geminiToolsProblems } from '../support/gemini-subset.js'
-import { genaiFor } from '../support/scripted-gemini.js'
+import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 
 // What an "any value" node lowers to: every kind Gemini can say, each typed, an array holding any scalar or
 // object; a description goes on each branch.
@@ -720,37 +718,16 @@ describe('the real-world schema corpus', () => {
 })
 
 describe('toGemini through the real @google/genai SDK', () => {
-  let server: Server
-  let baseUrl = ''
-  const bodies: unknown[] = []
+  let gemini: ScriptedGemini
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      let text = ''
-      request.on('data', (chunk) => {
-        text += chunk
-      })
-      request.on('end', () => {
-        bodies.push(JSON.parse(text))
-        response.setHeader('content-type', 'application/json')
-        response.end(
-          JSON.stringify({
-            candidates: [
-              { content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 },
-            ],
-            usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
-          }),
-        )
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    gemini = await startScriptedGemini({ script: () => modelReply([{ text: 'ok' }]) })
   })
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-  })
+  afterAll(() => gemini.close())
+  /** The tools of the last request the SDK sent. */
+  const sentTools = (): unknown => gemini.requests.at(-1)?.body.tools
 
   it('sends every corpus declaration inside the subset, and leaves our result and the tools untouched', async () => {
-    const ai = genaiFor(baseUrl)
+    const ai = genaiFor(gemini.baseUrl)
     const tools = corpus.map(({ tool }) => tool)
     const before = structuredClone(tools.map((tool) => tool.inputSchema))
     const declarations = toGemini(tools)
@@ -764,14 +741,14 @@ describe('toGemini through the real @google/genai SDK', () => {
     })
     expect(response.text).toBe('ok')
     // The SDK upper-cases `type` (OBJECT, STRING, …); the subset is the same either way.
-    const sent = lowerCaseTypes((bodies.at(-1) as { tools: unknown }).tools)
+    const sent = lowerCaseTypes(sentTools())
     expect(geminiToolsProblems(sent)).toStrictEqual([])
     expect(tools.map((tool) => tool.inputSchema)).toStrictEqual(before)
     expect(ours).toStrictEqual(structuredClone(toGemini(tools)))
   })
 
   it('pins the body the SDK sends for one tool', async () => {
-    const ai = genaiFor(baseUrl)
+    const ai = genaiFor(gemini.baseUrl)
     const search = toolWith('search', {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
@@ -785,7 +762,7 @@ describe('toGemini through the real @google/genai SDK', () => {
       config: { tools: toGemini([search]) as unknown as ToolListUnion },
     })
     // The SDK upper-cases the types; a numeric enum is sent as strings.
-    expect((bodies.at(-1) as { tools: unknown }).tools).toStrictEqual([
+    expect(sentTools()).toStrictEqual([
       {
         functionDeclarations: [
           {
