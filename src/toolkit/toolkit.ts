@@ -75,6 +75,16 @@ export interface ToolRunner {
   readonly searchOptions?: ToolSearchOptions | undefined
   /** The system-prompt block that lists the skills; empty when there are none. */
   skillsPrompt(): string
+  /**
+   * Asks an MCP server for the result of a task a call left working (see `taskWaitMs`): the result, or
+   * once more a pending-task result when it still works. Never throws: an unknown server, a failed,
+   * cancelled or unknown task come back as error results. Optional: the loop answers a resumed task
+   * call with an error without it.
+   */
+  fetchTask?(
+    task: { server: string; tool: string; taskId: string },
+    context?: ToolContext,
+  ): Promise<ToolResult>
 }
 
 /**
