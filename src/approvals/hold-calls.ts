@@ -3,6 +3,7 @@
 
 import type { ModelToolCall } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
+import type { PendingTaskMark } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
 import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'
 import { approvalIdFor, type RunStateKeys } from './run-state.js'
@@ -14,6 +15,8 @@ export interface HoldableCall {
   problem: string | undefined
   /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
   checked?: CheckedCall | undefined
+  /** A resumed call that ran as an MCP task: its result is asked of the server, the tool is not run. */
+  task?: PendingTaskMark | undefined
 }
 
 /**

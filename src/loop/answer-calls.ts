@@ -2,13 +2,14 @@ import { type CallPreset, runUnanswered } from '../approvals/hold-calls.js'
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
+import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall } from './answer-call.js'
+import { answerCall, answerTask } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
 
-/** A turn's answers, in call order, and whether some call still waits for approval. */
+/** A turn's answers, in call order, and whether some call still waits (for approval, or as a task). */
 export interface TurnAnswers {
   answered: Array<{ call: ModelToolCall; result: ToolResult }>
   waiting: boolean
@@ -76,9 +77,13 @@ function startCalls<Message>(
 ): Array<Promise<ToolResult> | undefined> {
   const answer = answerer(run)
   const limit = run.settings.toolConcurrency
-  return presets === undefined
-    ? runBounded(calls, limit, answer)
-    : runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
+  if (presets === undefined) return runBounded(calls, limit, answer)
+  // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
+  const { toolkit, scope, search } = run
+  const context = { toolkit, hooks: run.settings.hooks, scope, search }
+  const answerOrFetch = (call: PreparedCall): Promise<ToolResult> =>
+    call.task === undefined ? answer(call) : answerTask(call, call.task, context)
+  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answerOrFetch) })
 }
 
 /** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
@@ -110,6 +115,8 @@ function recordResult<Message>(
 ): ToolResult {
   const { call } = prepared
   answers.answered.push({ call, result })
+  // A call still running as an MCP task: the run suspends with it after this turn.
+  if (pendingTaskOf(result) !== undefined) answers.waiting = true
   const record: ToolCallRecord = {
     id: call.id,
     name: call.name,
