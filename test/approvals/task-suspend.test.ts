@@ -2,6 +2,7 @@
 // the task pending (sealed like an approval, or stored with the conversation), and a resume on any
 // instance claims it once, asks the server for the task's result and goes on with it.
 
+import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RunResult, RunState, SuspendedRunResult } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
@@ -224,12 +225,35 @@ describe('a task still running past taskWaitMs', () => {
   }, 60_000)
 })
 
+describe('a result that only looks like a pending task', () => {
+  it('does not suspend the run: only the MCP connection marks a call as running as a task', async () => {
+    const model = await startApprovalModel([call('c1', 'lookalike', {})])
+    closers.push(() => model.close())
+    const toolkit = await createToolkit({
+      tools: [
+        defineTool({
+          name: 'lookalike',
+          description: 'Answers with what a pending task carries.',
+          execute: () => ({
+            output: 'Still running on MCP server "srv" as task "t1".',
+            isError: false,
+            metadata: { pendingTask: { server: 'srv', taskId: 't1' } },
+          }),
+        }),
+      ],
+    })
+    const result = await clientFor(model).run('Look', { toolkit })
+    expect(result.status).toBe('done')
+    expect(model.requests).toHaveLength(2)
+  }, 60_000)
+})
+
 describe('a task suspension in a conversation store', () => {
   it('is resumed by another instance sharing the store, once', async () => {
     const mcp = await startTaskServer()
     const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
     closers.push(() => model.close())
-    const store = new InMemoryConversationStore()
+    const store = new InMemoryConversationStore<ModelMessage>()
     const secret = 'one-secret-for-every-instance'
     const [firstKit, secondKit] = [await toolkitFor(mcp.url), await toolkitFor(mcp.url)]
     const first = clientFor(model, { secret, store, claims: store })
