@@ -113,6 +113,17 @@ export interface Toolkit extends ToolRunner, AsyncDisposable {
    * no completions. Rejects with an `McpRequestError` when the server cannot answer.
    */
   completeMcp(server: string, request: McpCompletionRequest): Promise<McpCompletion>
+  /**
+   * Asks an MCP server for the result of a task a call left working past its `taskWaitMs`: the result,
+   * or once more a pending-task result while it works. Never throws (see {@link ToolRunner.fetchTask}).
+   *
+   * @example
+   * const result = await toolkit.fetchTask({ server: 'reports', tool: 'build', taskId })
+   */
+  fetchTask(
+    task: { server: string; tool: string; taskId: string },
+    context?: ToolContext,
+  ): Promise<ToolResult>
   /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
   warnings(): readonly string[]
   /** Disconnects every MCP client and ends every child process the toolkit started. */
