@@ -4,7 +4,7 @@
 
 import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RunResult, RunState, SuspendedRunResult } from '../../src/contracts/run-types.js'
+import type { RunEvent, RunResult, RunState, SuspendedRunResult } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
@@ -126,6 +126,31 @@ describe('a task still running past taskWaitMs', () => {
     expect(gate.started).toStrictEqual(['July'])
     expect(methods.filter((method) => method === 'tools/call')).toHaveLength(1)
     expect(methods).toContain('tasks/get')
+  }, 60_000)
+
+  it('streams: the pending answer as the call’s tool-result, then on resume the task’s result', async () => {
+    const { client, toolkit, gate } = await setup()
+    const events: RunEvent<unknown>[] = []
+    for await (const event of client.stream('Build the July report', { toolkit })) events.push(event)
+    const finish = events.at(-1)
+    if (finish?.type !== 'finish') throw new Error('no finish event')
+    const first = suspended(finish.result)
+    expect(events.filter((event) => event.type === 'tool-result')).toMatchObject([
+      { toolCallId: 'c1', isError: false, output: expect.stringMatching(/^Still running/) },
+    ])
+    gate.complete()
+    const resumed: RunEvent<unknown>[] = []
+    for await (const event of client.resumeStream(first.state, { toolkit })) resumed.push(event)
+    expect(resumed.filter((event) => event.type === 'tool-result')).toStrictEqual([
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'srv_build',
+        output: 'Report for July.',
+        isError: false,
+      },
+    ])
+    expect(resumed.at(-1)).toMatchObject({ type: 'finish', result: { status: 'done' } })
   }, 60_000)
 
   it('resumed while the task still works: suspends again with the same task, then goes on', async () => {
