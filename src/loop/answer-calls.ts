@@ -75,15 +75,11 @@ function startCalls<Message>(
   calls: readonly PreparedCall[],
   presets: ReadonlyArray<CallPreset | undefined> | undefined,
 ): Array<Promise<ToolResult> | undefined> {
-  const answer = answerer(run)
   const limit = run.settings.toolConcurrency
-  if (presets === undefined) return runBounded(calls, limit, answer)
+  if (presets === undefined) return runBounded(calls, limit, answerer(run, false))
   // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
-  const { toolkit, scope, search } = run
-  const context = { toolkit, hooks: run.settings.hooks, scope, search }
-  const answerOrFetch = (call: PreparedCall): Promise<ToolResult> =>
-    call.task === undefined ? answer(call) : answerTask(call, call.task, context)
-  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answerOrFetch) })
+  const answer = answerer(run, true)
+  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
 }
 
 /** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
@@ -142,12 +138,22 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
   return event
 }
 
-/** How this run answers one call: traced when the run is, a recorded step when it is durable. */
-function answerer<Message>(run: LoopRun<Message>): (call: PreparedCall) => Promise<ToolResult> {
+/**
+ * How this run answers one call: traced when the run is, a recorded step when it is durable; in a turn
+ * with presets (`resumed`), a call that ran as an MCP task has its task's result fetched instead.
+ */
+function answerer<Message>(
+  run: LoopRun<Message>,
+  resumed: boolean,
+): (call: PreparedCall) => Promise<ToolResult> {
   const { toolkit, scope, search, trace } = run
   const { hooks } = run.settings
-  const untraced = (call: PreparedCall): Promise<ToolResult> =>
-    answerCall(call, { toolkit, hooks, scope, search })
+  const context = { toolkit, hooks, scope, search }
+  // Only a turn with presets can hold a resumed task call: a fresh turn's calls are not looked at.
+  const untraced = resumed
+    ? (call: PreparedCall): Promise<ToolResult> =>
+        call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
+    : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
   const answerNow = trace === undefined ? untraced : traced(trace, untraced)
   const steps = run.input.durable?.steps
   if (steps === undefined) return answerNow
