@@ -34,6 +34,7 @@ export type {
   Hooks,
   MessageFormat,
   PendingApproval,
+  PendingTask,
   ResumeOptions,
   RunEvent,
   RunOptions,

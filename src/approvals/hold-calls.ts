@@ -2,6 +2,7 @@
 // toolkit has tools that need approval, or on resume.
 
 import type { ModelToolCall } from '../contracts/transport.js'
+import type { PendingTaskMark } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
 import { callNeedsApproval } from '../toolkit/check-call.js'
 import type { CheckedCall, Toolkit } from '../toolkit/toolkit.js'
@@ -14,6 +15,8 @@ export interface HoldableCall {
   problem: string | undefined
   /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
   checked?: CheckedCall | undefined
+  /** A resumed call that ran as an MCP task: its result is asked of the server, the tool is not run. */
+  task?: PendingTaskMark | undefined
 }
 
 /**

@@ -28,13 +28,13 @@ export interface ResumedRun {
  * vouched for was checked and claimed by it.
  */
 export async function openResume(
-  resume: { state: unknown; approvals: unknown },
+  resume: { state: unknown; approvals?: unknown },
   keys: RunStateKeys,
   claim: ApprovalGuard['claim'],
 ): Promise<ResumedRun> {
   const trusted = takeVouched(resume.state)
   const state = await openRunState(keys, resume.state, { trusted })
-  const answers = checkApprovals({ state, approvals: resume.approvals })
+  const answers = checkApprovals({ state, approvals: resume.approvals ?? [] })
   if (!trusted) await claim(state)
   const calls: HoldableCall[] = []
   const presets: Array<CallPreset | undefined> = []
@@ -48,6 +48,11 @@ export async function openResume(
       ...(entry.idGenerated === true && { idGenerated: true }),
     }
     toolCalls.push(call)
+    // A call running as a task: no preset, and its result is asked of its server (the tool never runs).
+    if (entry.task !== undefined) {
+      calls.push({ call, args, problem: undefined, task: { ...entry.task } })
+      continue
+    }
     calls.push({ call, args, problem: undefined })
     if (entry.approvalId === undefined) {
       const result = entry.result ?? errorResult('The call has no result.')

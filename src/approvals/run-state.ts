@@ -9,6 +9,7 @@ import type {
 } from '../contracts/run-types.js'
 import { ApprovalError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
+import { MAX_TASK_ID_LENGTH } from '../tool/pending-task.js'
 import { digest, sameDigest } from './digest.js'
 import { canonicalJson, toJsonData } from './json-data.js'
 
@@ -252,11 +253,23 @@ function isUsage(value: unknown): value is Usage {
   )
 }
 
+/** A call's running task: strings for its server and tool, and a task id of bounded length. */
+function isTask(task: unknown): boolean {
+  return (
+    isRecord(task) &&
+    typeof task.server === 'string' &&
+    typeof task.tool === 'string' &&
+    typeof task.taskId === 'string' &&
+    task.taskId.length <= MAX_TASK_ID_LENGTH
+  )
+}
+
 function isCall(value: unknown): value is RunStateCall {
   if (!isRecord(value) || typeof value.toolCallId !== 'string' || typeof value.toolName !== 'string')
     return false
   if (value.idGenerated !== undefined && value.idGenerated !== true) return false
-  const { result, approvalId } = value
+  const { result, approvalId, task } = value
+  if (task !== undefined) return approvalId === undefined && result === undefined && isTask(task)
   if (approvalId !== undefined)
     return typeof approvalId === 'string' && result === undefined && isRecord(value.args)
   return (

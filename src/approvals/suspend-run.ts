@@ -3,12 +3,14 @@
 
 import type {
   PendingApproval,
+  PendingTask,
   RunStateCall,
   SuspendedRunResult,
   ToolCallRecord,
   Usage,
 } from '../contracts/run-types.js'
 import type { ModelToolCall, ModelTurn, Transport } from '../contracts/transport.js'
+import { pendingTaskOf } from '../tool/pending-task.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolResult } from '../tool/types.js'
 import type { ApprovalGuard } from './approval-guard.js'
@@ -41,9 +43,10 @@ export interface SuspendOptions<Message> {
 const NOT_RUN_WHILE_WAITING = 'Not run: this call waits for the user’s approval.'
 
 /**
- * Ends the run suspended: seals the state (transcript, the turn's calls with the results they have, and
- * the run's counters) and answers every waiting call in `messages` with an error result saying it was not
- * run, so that the transcript is valid history as it is. The guard sees the state before anyone does.
+ * Ends the run suspended: seals the state (transcript, the turn's calls with the results they have, the
+ * tasks still running, and the run's counters) and answers every call waiting for approval in `messages`
+ * with an error result saying it was not run (a running task's call with its pending-task result), so
+ * that the transcript is valid history as it is. The guard sees the state before anyone does.
  */
 export async function suspendRun<Message>(
   options: SuspendOptions<Message>,
@@ -52,6 +55,7 @@ export async function suspendRun<Message>(
     options
   const byId = new Map(results.map((each) => [each.call, each.result]))
   const pending: PendingApproval[] = []
+  const tasks: PendingTask[] = []
   const stateCalls: RunStateCall[] = []
   const everyAnswer: Array<{ call: ModelToolCall; result: ToolResult }> = []
   for (const [index, prepared] of calls.entries()) {
@@ -71,11 +75,18 @@ export async function suspendRun<Message>(
       everyAnswer.push({ call, result: errorResult(NOT_RUN_WHILE_WAITING) })
     } else {
       const result = byId.get(call) ?? errorResult('The call has no result.')
-      entry.result =
-        result.metadata === undefined
-          ? { output: result.output, isError: result.isError }
-          : { output: result.output, isError: result.isError, metadata: result.metadata }
       everyAnswer.push({ call, result })
+      // A call still running as a task keeps its task, not its placeholder: the resume fetches the result.
+      const task = pendingTaskOf(result)
+      if (task !== undefined) {
+        entry.task = { server: task.server, tool: task.tool, taskId: task.taskId }
+        tasks.push({ toolCallId: call.id, toolName: call.name, server: task.server, taskId: task.taskId })
+      } else {
+        entry.result =
+          result.metadata === undefined
+            ? { output: result.output, isError: result.isError }
+            : { output: result.output, isError: result.isError, metadata: result.metadata }
+      }
     }
     stateCalls.push(entry)
   }
@@ -93,6 +104,7 @@ export async function suspendRun<Message>(
   return {
     status: 'suspended',
     pending,
+    tasks,
     state,
     text: last.text,
     messages: [...messages, ...transport.toolResultsMessages(everyAnswer)],

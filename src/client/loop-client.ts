@@ -150,7 +150,7 @@ export class LoopClient<Message> implements Client<Message> {
     if (prompt === undefined && approvals === undefined) {
       return Promise.reject(
         new ConfigError(
-          'ask needs a prompt, or approvals to resume the waiting run: client.ask(undefined, { id, approvals }).',
+          'ask needs a prompt, or approvals to resume the waiting run: client.ask(undefined, { id, approvals }) (`approvals: []` for a run waiting on MCP tasks only).',
         ),
       )
     }

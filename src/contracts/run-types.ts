@@ -36,6 +36,21 @@ export interface PendingApproval {
 }
 
 /**
+ * A call that still runs on its MCP server as a task (its server's `taskWaitMs` passed): `client.resume`
+ * asks the server for its result, on any instance, and goes on with it.
+ *
+ * @example
+ * const task: PendingTask = { toolCallId: 'call_1', toolName: 'reports_build', server: 'reports', taskId: 'task-7f…' }
+ */
+export interface PendingTask {
+  toolCallId: string
+  toolName: string
+  /** The MCP server's name in the config. */
+  server: string
+  taskId: string
+}
+
+/**
  * A person's answer to one pending call. A denial may say why; the model reads the reason.
  *
  * @example
@@ -48,7 +63,10 @@ export type ApprovalResponse =
   | { approvalId: string; approved: true }
   | { approvalId: string; approved: false; reason?: string }
 
-/** One call of the suspended turn, in call order: answered (`result`) or waiting (`approvalId`). */
+/**
+ * One call of the suspended turn, in call order: answered (`result`), waiting for approval
+ * (`approvalId`), or running on its MCP server as a task (`task`).
+ */
 export interface RunStateCall {
   toolCallId: string
   toolName: string
@@ -60,6 +78,8 @@ export interface RunStateCall {
   result?: { output: string; isError: boolean; metadata?: Record<string, unknown> }
   /** While it waits: the id its answer must carry. */
   approvalId?: string
+  /** While it runs as a task: its server (config name), the server's own tool name, and the task's id. */
+  task?: { server: string; tool: string; taskId: string }
 }
 
 /**
@@ -134,13 +154,15 @@ export interface FinishedRunResult<Message> extends RunResultParts<Message> {
 }
 
 /**
- * A run that waits for a person: some calls need approval (`pending`); the rest of their turn ran.
- * `state` is plain JSON data holding everything needed to go on: pass it (or its JSON text) to
- * `client.resume` with the answers, in this process or another.
+ * A run that waits: some calls need a person's approval (`pending`), or still run on their MCP server
+ * as tasks (`tasks`); the rest of their turn ran. `state` is plain JSON data holding everything needed
+ * to go on: pass it (or its JSON text) to `client.resume` with the answers, in this process or another.
  */
 export interface SuspendedRunResult<Message> extends RunResultParts<Message> {
   status: 'suspended'
   pending: PendingApproval[]
+  /** The calls still running as MCP tasks; `client.resume` fetches their results. */
+  tasks: PendingTask[]
   state: RunState
 }
 
@@ -245,12 +267,14 @@ export interface RunOptions<Message> {
 }
 
 /**
- * What `client.resume` takes besides the state: the answers, and the toolkit whose tools run.
+ * What `client.resume` takes besides the state: the answers, and the toolkit whose tools run (and whose
+ * MCP servers are asked for the pending tasks' results).
  *
  * @example
  * await client.resume(result.state, { toolkit, approvals: [{ approvalId: result.pending[0].approvalId, approved: true }] })
+ * await client.resume(result.state, { toolkit }) // a run waiting on tasks only
  */
 export interface ResumeOptions<Message> extends Omit<RunOptions<Message>, 'history'> {
-  /** Answers to some or all of the pending calls; calls left unanswered keep the run suspended. */
-  approvals: ApprovalResponse[]
+  /** Answers to some or all of the pending calls; calls left unanswered keep the run suspended. @default [] */
+  approvals?: ApprovalResponse[]
 }

@@ -1,4 +1,5 @@
 import type { Hooks } from '../contracts/run-types.js'
+import { type PendingTaskMark, pendingTaskOf } from '../tool/pending-task.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
@@ -72,6 +73,46 @@ async function answerCallWithHooks<Message>(
     checked: hooks.beforeTool === undefined ? prepared.checked : undefined,
   })
   if (hooks.afterTool !== undefined) {
+    const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
+    if (change?.result !== undefined) result = change.result
+  }
+  return result
+}
+
+/**
+ * A resumed call that ran as an MCP task: its result asked of its server (by server name, never by the
+ * tool's name, so no tool of that name runs in its place), then given to the `afterTool` hook. Never
+ * rejects.
+ *
+ * @example
+ * const result = await answerTask(prepared, prepared.task, { toolkit, hooks, scope, search: undefined })
+ */
+export function answerTask<Message>(
+  prepared: PreparedCall,
+  task: PendingTaskMark,
+  context: LoopCallContext<Message>,
+): Promise<ToolResult> {
+  return settleQuietly(fetchTask(prepared, task, context))
+}
+
+async function fetchTask<Message>(
+  prepared: PreparedCall,
+  task: PendingTaskMark,
+  context: LoopCallContext<Message>,
+): Promise<ToolResult> {
+  const { toolkit, hooks, scope } = context
+  const { call } = prepared
+  const signal = scope.outsideSignal
+  let result =
+    toolkit?.fetchTask === undefined
+      ? errorResult(
+          `The result of task ${JSON.stringify(task.taskId)} could not be fetched: this toolkit has no MCP servers.`,
+        )
+      : await toolkit
+          .fetchTask(task, { toolCallId: call.id, ...(signal !== undefined && { signal }) })
+          .then(undefined, (error: unknown) => toolFailed(call.name, error))
+  if (hooks.afterTool !== undefined && pendingTaskOf(result) === undefined) {
+    const args = (prepared.args ?? {}) as Record<string, unknown>
     const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
     if (change?.result !== undefined) result = change.result
   }

@@ -2,13 +2,14 @@ import { type CallPreset, runUnanswered } from '../approvals/hold-calls.js'
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
+import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall } from './answer-call.js'
+import { answerCall, answerTask } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
 
-/** A turn's answers, in call order, and whether some call still waits for approval. */
+/** A turn's answers, in call order, and whether some call still waits (for approval, or as a task). */
 export interface TurnAnswers {
   answered: Array<{ call: ModelToolCall; result: ToolResult }>
   waiting: boolean
@@ -74,11 +75,11 @@ function startCalls<Message>(
   calls: readonly PreparedCall[],
   presets: ReadonlyArray<CallPreset | undefined> | undefined,
 ): Array<Promise<ToolResult> | undefined> {
-  const answer = answerer(run)
   const limit = run.settings.toolConcurrency
-  return presets === undefined
-    ? runBounded(calls, limit, answer)
-    : runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
+  if (presets === undefined) return runBounded(calls, limit, answerer(run, false))
+  // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
+  const answer = answerer(run, true)
+  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
 }
 
 /** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
@@ -110,6 +111,8 @@ function recordResult<Message>(
 ): ToolResult {
   const { call } = prepared
   answers.answered.push({ call, result })
+  // A call still running as an MCP task: the run suspends with it after this turn.
+  if (pendingTaskOf(result) !== undefined) answers.waiting = true
   const record: ToolCallRecord = {
     id: call.id,
     name: call.name,
@@ -135,12 +138,22 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
   return event
 }
 
-/** How this run answers one call: traced when the run is, a recorded step when it is durable. */
-function answerer<Message>(run: LoopRun<Message>): (call: PreparedCall) => Promise<ToolResult> {
+/**
+ * How this run answers one call: traced when the run is, a recorded step when it is durable; in a turn
+ * with presets (`resumed`), a call that ran as an MCP task has its task's result fetched instead.
+ */
+function answerer<Message>(
+  run: LoopRun<Message>,
+  resumed: boolean,
+): (call: PreparedCall) => Promise<ToolResult> {
   const { toolkit, scope, search, trace } = run
   const { hooks } = run.settings
-  const untraced = (call: PreparedCall): Promise<ToolResult> =>
-    answerCall(call, { toolkit, hooks, scope, search })
+  const context = { toolkit, hooks, scope, search }
+  // Only a turn with presets can hold a resumed task call: a fresh turn's calls are not looked at.
+  const untraced = resumed
+    ? (call: PreparedCall): Promise<ToolResult> =>
+        call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
+    : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
   const answerNow = trace === undefined ? untraced : traced(trace, untraced)
   const steps = run.input.durable?.steps
   if (steps === undefined) return answerNow

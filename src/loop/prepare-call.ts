@@ -1,4 +1,5 @@
 import type { ModelToolCall } from '../contracts/transport.js'
+import type { PendingTaskMark } from '../tool/pending-task.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
 import { decodeToolInput } from './decode-tool-input.js'
 
@@ -15,6 +16,8 @@ export interface PreparedCall {
   idempotencyKey?: string
   /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
   checked?: CheckedCall | undefined
+  /** A resumed call that ran as an MCP task: its result is asked of the server, the tool is not run. */
+  task?: PendingTaskMark | undefined
 }
 
 /**

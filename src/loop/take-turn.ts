@@ -78,8 +78,7 @@ export async function* takeTurn<Message>(
   const { answered, waiting } = run.streaming
     ? yield* answerCalls(run, calls, presets)
     : await answerCallsQuietly(run, calls, presets)
-  if (waiting && presets !== undefined && run.runId !== undefined)
-    return await suspend(run, calls, presets, answered)
+  if (waiting) return await suspend(run, calls, presets ?? calls.map(() => undefined), answered)
   if (answered.length > 0) run.messages.push(...run.transport.toolResultsMessages(answered))
   return undefined
 }
@@ -183,7 +182,9 @@ function suspend<Message>(
   answered: Parameters<Transport<Message>['toolResultsMessages']>[0],
 ): Promise<RunResult<Message>> {
   const { settings, scope } = run
-  const runId = run.runId as string
+  // A run that suspends on a task alone gets its id here.
+  run.runId ??= run.input.runId ?? crypto.randomUUID()
+  const runId = run.runId
   const last = run.last as ModelTurn<Message>
   const sealed = (): Promise<RunResult<Message>> =>
     suspendRun({

@@ -4,7 +4,7 @@ import { didYouMean, listNames } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
 import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
-import { errorMessage } from '../tool/tool-result.js'
+import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { JSONSchema, Tool, ToolLogEntry, ToolServer } from '../tool/types.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
@@ -234,6 +234,15 @@ export async function loadMcpSource(
         total: completion.total,
         hasMore: completion.hasMore,
       })
+    },
+    fetchTask(task, context) {
+      const server = connected.find((each) => each.name === task.server)
+      if (server !== undefined) return server.connection.fetchTask(task.tool, task.taskId, context)
+      return Promise.resolve(
+        errorResult(
+          `No MCP server "${task.server}" in this toolkit: the result of its task was not fetched.`,
+        ),
+      )
     },
     close() {
       closing ??= Promise.all(connected.map((server) => server.connection.close())).then(() => undefined)

@@ -50,6 +50,12 @@ export interface McpServerConfig {
    */
   protocol?: McpProtocolChoice
   /**
+   * How long a call the server answers with a task is polled before the run suspends with it pending
+   * (`result.tasks`), to be resumed on any instance with `client.resume`, which fetches its result.
+   * Unset: the task is polled until the call's timeout.
+   */
+  taskWaitMs?: number
+  /**
    * Allow (`true`) or drop (`false`) tools by the server's own names. With any `true`, only the allowed
    * tools load; otherwise every tool not set to `false` loads.
    */

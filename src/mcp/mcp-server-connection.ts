@@ -15,7 +15,7 @@ import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../s
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
-import { requestToolCall, toolCallResult } from './call-mcp-tool.js'
+import { type CallRequest, requestTaskResult, requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
 import { connectionOAuth } from './connection-oauth.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
@@ -27,6 +27,7 @@ import { listServerTools } from './list-server-tools.js'
 import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
+import { describeServer } from './server-description.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
@@ -90,12 +91,7 @@ export class McpServerConnection {
    * instructions, cut to 1,000 characters (it is the server's text). Tool search ranks its tools by it.
    */
   get description(): string | undefined {
-    const client = this.#session?.client
-    const info = client?.getServerVersion() as { description?: unknown; title?: unknown } | undefined
-    const text = [info?.description, info?.title, client?.getInstructions()].find(
-      (value): value is string => typeof value === 'string' && value.trim() !== '',
-    )
-    return text?.slice(0, 1_000)
+    return describeServer(this.#session?.client)
   }
 
   /** What the server said it offers when it last connected (tools, resources, prompts, …). */
@@ -118,7 +114,17 @@ export class McpServerConnection {
   }
 
   /** Calls a tool by its name on the server. Never throws: every failure is an error result. */
-  async call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+  call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
+    return this.#send(tool, context, (on) => requestToolCall({ ...on, tool, args, context }))
+  }
+
+  /** Asks for the result of a task a call of `tool` left working (`taskWaitMs`). Never throws. */
+  fetchTask(tool: string, taskId: string, context: ToolContext = {}): Promise<ToolResult> {
+    return this.#send(tool, context, (on) => requestTaskResult({ ...on, taskId, context }))
+  }
+
+  /** Sends one request of a call of `tool` on the live session; its answer as the call's result. */
+  async #send(tool: string, context: ToolContext, request: CallRequest): Promise<ToolResult> {
     const origin = { server: this.name, tool }
     // The SDK enforces `timeout` itself; it needs a signal only for what else can abort the call.
     const signal = signalBeyondDeadline(context)
@@ -134,9 +140,7 @@ export class McpServerConnection {
         )
       }
       try {
-        // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
-        // so the connection checks them itself, for every tool.
-        const result = await requestToolCall({ client: session.client, tool, args, context, signal })
+        const result = await request({ client: session.client, signal, taskWaitMs: this.plan.taskWaitMs })
         // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
         const relisting = this.#tools.relisting
         if (relisting !== undefined) await relisting

@@ -33,6 +33,8 @@ export interface StdioServerPlan {
   timeoutMs: number
   /** The entry's `protocol`: which era to speak (`auto` asks the server). */
   protocolVersion: McpProtocolChoice
+  /** The entry's `taskWaitMs`: how long a task-augmented call is polled before the run suspends. */
+  taskWaitMs?: number
   tools: ToolFilter
   /** Values that must never be shown (env values, expanded variables). */
   secrets: string[]
@@ -54,6 +56,8 @@ export interface RemoteServerPlan {
   timeoutMs: number
   /** The entry's `protocol`: which era to speak (`auto` asks the server). */
   protocolVersion: McpProtocolChoice
+  /** The entry's `taskWaitMs`: how long a task-augmented call is polled before the run suspends. */
+  taskWaitMs?: number
   tools: ToolFilter
   secrets: string[]
   /** OAuth, when the entry has `auth`. */

@@ -1,4 +1,5 @@
-import type { JSONSchema, Tool } from '../tool/types.js'
+import type { PendingTaskMark } from '../tool/pending-task.js'
+import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js'
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'connected' | 'failed' | 'disabled'
@@ -179,5 +180,7 @@ export interface McpSource {
   prompts(): Promise<McpPrompt[]>
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
   complete(server: string, request: McpCompletionRequest): Promise<McpCompletion>
+  /** The result of a task a call left working, or the task still pending (never rejects). */
+  fetchTask(task: PendingTaskMark, context: ToolContext): Promise<ToolResult>
   close(): Promise<void>
 }

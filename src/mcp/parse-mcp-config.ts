@@ -48,6 +48,7 @@ const SERVER_KEYS = [
   'timeout',
   'tools',
   'protocol',
+  'taskWaitMs',
 ]
 const LOCAL_TYPES = new Set(['local', 'stdio'])
 const STREAMABLE_TYPES = new Set(['remote', 'http', 'streamable-http', 'streamablehttp'])
@@ -179,6 +180,7 @@ function planEnabledServer(
   const timeoutMs = timeoutOf(entry)
   const protocolVersion = protocolOf(entry)
   const tools = toolFilterOf(entry)
+  const taskWait = taskWaitOf(entry)
   const secrets: string[] = []
   if (type === 'stdio') {
     const { command, args } = commandOf(entry)
@@ -197,6 +199,7 @@ function planEnabledServer(
       cwd: cwd === undefined ? undefined : resolve(context.baseDir, cwd),
       timeoutMs,
       protocolVersion,
+      ...taskWait,
       tools,
       secrets,
     }
@@ -214,6 +217,7 @@ function planEnabledServer(
     headers,
     timeoutMs,
     protocolVersion,
+    ...taskWait,
     tools,
     secrets,
   }
@@ -343,6 +347,16 @@ function timeoutOf(entry: Record<string, unknown>): number {
   if (raw === undefined) return DEFAULT_MCP_TIMEOUT_MS
   if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0) return raw
   throw new EntryProblem(`"timeout" must be a positive number of milliseconds; got ${describeValue(raw)}`)
+}
+
+/** The entry's `taskWaitMs`, when it has one: a positive whole number of milliseconds. */
+function taskWaitOf(entry: Record<string, unknown>): { taskWaitMs?: number } {
+  const raw = entry.taskWaitMs
+  if (raw === undefined) return {}
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0) return { taskWaitMs: raw }
+  throw new EntryProblem(
+    `"taskWaitMs" must be a positive whole number of milliseconds (how long a task is polled before the run suspends); got ${describeValue(raw)}`,
+  )
 }
 
 function protocolOf(entry: Record<string, unknown>): McpProtocolChoice {

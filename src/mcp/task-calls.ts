@@ -11,6 +11,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client'
 import { isRecord } from '../shared/is-record.js'
+import { MAX_TASK_ID_LENGTH } from '../tool/pending-task.js'
 
 /** The extension a client declares (in its capabilities' `extensions`) to be answered with tasks. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
@@ -72,6 +73,12 @@ export function taskOf(answer: unknown): McpTask | undefined {
   const task = meta[TASK_META_KEY]
   if (!isRecord(task) || typeof task.taskId !== 'string') {
     throw new SdkError(SdkErrorCode.InvalidResult, 'The server answered a task without a `taskId`.')
+  }
+  if (task.taskId.length > MAX_TASK_ID_LENGTH) {
+    throw new SdkError(
+      SdkErrorCode.InvalidResult,
+      `The server answered a task whose id has ${task.taskId.length} characters (at most ${MAX_TASK_ID_LENGTH}).`,
+    )
   }
   const hint = task.pollIntervalMs
   return { taskId: task.taskId, pollIntervalMs: typeof hint === 'number' && hint > 0 ? hint : undefined }
@@ -136,7 +143,9 @@ async function fetchTaskResult(
 /**
  * Polls a task with `tasks/get` until it settles, from the server's poll hint (bounded) with backoff,
  * and answers its inline result. Past `deadline`, or when `signal` aborts, the task is cancelled with
- * `tasks/cancel` and the call rejects (a timeout as the SDK's own request timeout).
+ * `tasks/cancel` and the call rejects (a timeout as the SDK's own request timeout). With `waitMs`, a task
+ * still working after that long is left running and `undefined` answers (the caller comes back for it).
+ * `immediate` asks at once, before the first wait (a task polled again later).
  *
  * @example
  * const result = await awaitTask(client, task, { deadline: Date.now() + 60_000, signal })
@@ -144,19 +153,23 @@ async function fetchTaskResult(
 export async function awaitTask(
   client: Client,
   task: McpTask,
-  options: { deadline: number; signal: AbortSignal | undefined },
-): Promise<Record<string, unknown>> {
+  options: { deadline: number; signal: AbortSignal | undefined; waitMs?: number; immediate?: boolean },
+): Promise<Record<string, unknown> | undefined> {
   const { deadline, signal } = options
+  const stop = options.waitMs === undefined ? deadline : Math.min(deadline, Date.now() + options.waitMs)
   let delay = clamp(task.pollIntervalMs ?? DEFAULT_POLL_MS)
+  let wait = options.immediate === true ? 0 : delay
   try {
     for (;;) {
-      await sleep(Math.min(delay, Math.max(0, deadline - Date.now())), signal)
+      await sleep(Math.min(wait, Math.max(0, stop - Date.now())), signal)
       if (Date.now() >= deadline) {
         throw new SdkError(SdkErrorCode.RequestTimeout, `the task ${task.taskId} did not finish in time`)
       }
       const result = await fetchTaskResult(client, task.taskId, { timeoutMs: deadline - Date.now(), signal })
       if (result !== undefined) return result
-      delay = clamp(delay * BACKOFF)
+      if (stop < deadline && Date.now() >= stop) return undefined
+      if (wait !== 0) delay = clamp(delay * BACKOFF)
+      wait = delay
     }
   } catch (error) {
     if (

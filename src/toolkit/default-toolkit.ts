@@ -26,6 +26,7 @@ import {
 } from '../search/tool-search.js'
 import { capText, quoteShort } from '../shared/cap-text.js'
 import type { SkillsSource } from '../skills/skills-source.js'
+import type { PendingTaskMark } from '../tool/pending-task.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { validatingTool } from '../tool/validating-tool.js'
@@ -205,6 +206,24 @@ export class DefaultToolkit implements Toolkit {
 
   getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages> {
     return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args))
+  }
+
+  fetchTask(task: PendingTaskMark, context: ToolContext = {}): Promise<ToolResult> {
+    const mcp = this.#parts.mcp
+    if (mcp === undefined) {
+      return Promise.resolve(
+        errorResult(`No MCP server "${task.server}": this toolkit was made without an mcpConfig.`),
+      )
+    }
+    // Bounded like a call: its timeout, the caller's abort, the output cap.
+    const tool: Tool = {
+      name: `${task.server} task`,
+      description: '',
+      inputSchema: { type: 'object' },
+      source: 'mcp',
+      execute: (_args, taskContext) => mcp.fetchTask(task, taskContext ?? {}),
+    }
+    return runTool(tool, {}, context, this.#parts.limits)
   }
 
   completeMcp(server: string, request: McpCompletionRequest): Promise<McpCompletion> {

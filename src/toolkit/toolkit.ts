@@ -77,6 +77,16 @@ export interface ToolRunner {
   readonly searchOptions?: ToolSearchOptions | undefined
   /** The system-prompt block that lists the skills; empty when there are none. */
   skillsPrompt(): string
+  /**
+   * Asks an MCP server for the result of a task a call left working (see `taskWaitMs`): the result, or
+   * once more a pending-task result when it still works. Never throws: an unknown server, a failed,
+   * cancelled or unknown task come back as error results. Optional: the loop answers a resumed task
+   * call with an error without it.
+   */
+  fetchTask?(
+    task: { server: string; tool: string; taskId: string },
+    context?: ToolContext,
+  ): Promise<ToolResult>
 }
 
 /**
@@ -105,6 +115,17 @@ export interface Toolkit extends ToolRunner, AsyncDisposable {
    * no completions. Rejects with an `McpRequestError` when the server cannot answer.
    */
   completeMcp(server: string, request: McpCompletionRequest): Promise<McpCompletion>
+  /**
+   * Asks an MCP server for the result of a task a call left working past its `taskWaitMs`: the result,
+   * or once more a pending-task result while it works. Never throws (see {@link ToolRunner.fetchTask}).
+   *
+   * @example
+   * const result = await toolkit.fetchTask({ server: 'reports', tool: 'build', taskId })
+   */
+  fetchTask(
+    task: { server: string; tool: string; taskId: string },
+    context?: ToolContext,
+  ): Promise<ToolResult>
   /** Warnings raised while assembling (duplicate names, skipped skills, failed servers). */
   warnings(): readonly string[]
   /** Disconnects every MCP client and ends every child process the toolkit started. */

@@ -138,6 +138,24 @@ describe('parseMcpConfig: dialects', () => {
     ).toStrictEqual([expected, expected])
   })
 
+  it('reads taskWaitMs for local and remote servers, and leaves it out when unset', () => {
+    const { servers } = parseMcpConfig(
+      {
+        mcpServers: {
+          local: { command: 'x', taskWaitMs: 2000 },
+          remote: { url: 'http://127.0.0.1/mcp', taskWaitMs: 500 },
+          plain: { command: 'x' },
+        },
+      },
+      options,
+    )
+    expect(servers.map((plan) => ('taskWaitMs' in plan ? plan.taskWaitMs : 'unset'))).toStrictEqual([
+      2000,
+      500,
+      'unset',
+    ])
+  })
+
   it('reads servers from every section, the first of a duplicate name winning with a warning', () => {
     const { servers, warnings } = parseMcpConfig(
       {
@@ -252,6 +270,17 @@ describe('parseMcpConfig: a bad server entry fails only that server', () => {
       '"protocol" must be one of "auto", "2025-11-25", "2026-07-28"; got "2026"',
     ],
     ['a numeric protocol', { command: 'x', protocol: 2026 }, '"protocol" must be one of "auto"'],
+    [
+      'a string taskWaitMs',
+      { command: 'x', taskWaitMs: '5s' },
+      '"taskWaitMs" must be a positive whole number of milliseconds',
+    ],
+    ['a zero taskWaitMs', { command: 'x', taskWaitMs: 0 }, 'suspends); got number 0'],
+    [
+      'a fractional taskWaitMs',
+      { url: 'http://127.0.0.1/mcp', taskWaitMs: 1.5 },
+      '"taskWaitMs" must be a positive whole number',
+    ],
     ['a non-boolean tools map', { command: 'x', tools: { echo: 'yes' } }, '"tools" must map'],
     ['a string enabled', { command: 'x', enabled: 'false' }, '"enabled" must be true or false'],
     ['remote without url', { type: 'remote' }, '"type": "remote" needs a "url"'],

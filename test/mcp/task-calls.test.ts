@@ -58,10 +58,10 @@ async function servedToolkit(options: { rewrite?: (body: string, method: string)
   return { url: `${server.url}/mcp`, methods, aborted }
 }
 
-async function clientFor(url: string): Promise<Toolkit> {
+async function clientFor(url: string, taskWaitMs?: number): Promise<Toolkit> {
   const toolkit = await createToolkit({
     logger: { warn: () => undefined },
-    mcpConfig: { mcpServers: { srv: { url } } },
+    mcpConfig: { mcpServers: { srv: { url, ...(taskWaitMs !== undefined && { taskWaitMs }) } } },
   })
   closers.push(() => toolkit.close())
   return toolkit
@@ -124,6 +124,38 @@ describe('a task-augmented tool call', () => {
     const result = await toolkit.execute('srv_overdue', {})
     expect(result.isError).toBe(true)
     expect(String(result.output)).toMatch(/the task failed: The task did not finish within 200 ms/)
+  }, 60_000)
+
+  it('past taskWaitMs answers a pending-task result and leaves the task running; fetchTask gets its result', async () => {
+    const { url, methods } = await servedToolkit()
+    const toolkit = await clientFor(url, 50)
+    const pending = await toolkit.execute('srv_report', { month: 'July' })
+    const marked = pending.metadata?.pendingTask as { server: string; taskId: string }
+    expect({ isError: pending.isError, server: marked.server }).toStrictEqual({
+      isError: false,
+      server: 'srv',
+    })
+    expect(pending.output).toMatch(/^Still running on MCP server "srv" as task /)
+    expect(methods).not.toContain('tasks/cancel')
+    let result = pending
+    for (let round = 0; round < 100 && result.metadata?.pendingTask !== undefined; round++) {
+      result = await toolkit.fetchTask({ server: 'srv', tool: 'report', taskId: marked.taskId })
+    }
+    expect({ output: result.output, isError: result.isError }).toStrictEqual({
+      output: 'Report for July.',
+      isError: false,
+    })
+    expect(methods.filter((method) => method === 'tools/call')).toHaveLength(1)
+  }, 60_000)
+
+  it('answers fetchTask for a task the server does not know with an error result', async () => {
+    const { url } = await servedToolkit()
+    const toolkit = await clientFor(url, 50)
+    const result = await toolkit.fetchTask({ server: 'srv', tool: 'report', taskId: 'no-such-task' })
+    expect(result.isError).toBe(true)
+    expect(result.output).toMatch(/Unknown task id/)
+    const elsewhere = await toolkit.fetchTask({ server: 'gone', tool: 'report', taskId: 'x' })
+    expect(elsewhere.output).toMatch(/No MCP server "gone" in this toolkit/)
   }, 60_000)
 
   it('never takes a direct answer carrying the task marker for a task', async () => {
