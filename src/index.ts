@@ -171,6 +171,8 @@ export type {
   Tool,
   ToolAnnotations,
   ToolContext,
+  ToolInputRequest,
+  ToolInputRound,
   ToolLogEntry,
   ToolMedia,
   ToolProgress,
