@@ -33,7 +33,8 @@ export async function requestToolCall(options: {
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
   // A 2026-07-28 server's questions go up to whoever serves this toolkit, when its caller can answer them.
-  const round = context.inputRound !== undefined && client.getProtocolEra() === 'modern' ? context.inputRound : undefined
+  const round =
+    context.inputRound !== undefined && client.getProtocolEra() === 'modern' ? context.inputRound : undefined
   const send = async (resume: Resume | undefined): Promise<CallToolAnswer> =>
     // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
     // so the connection checks them itself, for every tool.
@@ -76,7 +77,10 @@ async function askedThrough(
   let answer = await send(
     resumed === undefined
       ? undefined
-      : { inputResponses: resumed.responses, ...(resumed.state !== undefined && { requestState: resumed.state }) },
+      : {
+          inputResponses: resumed.responses,
+          ...(resumed.state !== undefined && { requestState: resumed.state }),
+        },
   )
   for (let rounds = 0; isInputRequired(answer); rounds++) {
     if (rounds >= MAX_INPUT_ROUNDS) {
@@ -129,7 +133,10 @@ function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
  * The call's `_meta`: for a call whose questions go up the line, the capabilities offered for it; its idempotency key (so that the server can recognise a second attempt of it) and
  * the trace context of the span it runs in (so that the server's spans join the host's trace).
  */
-function withMeta(context: ToolContext, round: ToolInputRound | undefined): { _meta?: Record<string, unknown> } {
+function withMeta(
+  context: ToolContext,
+  round: ToolInputRound | undefined,
+): { _meta?: Record<string, unknown> } {
   const meta: Record<string, unknown> = {}
   // Offered to the server: what the caller up the line can answer, and tasks (which this client polls).
   if (round !== undefined) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(round)
