@@ -20,9 +20,9 @@ import type { AskInput } from './serve-tasks.js'
 import type { ForwardedState, ServedStateCodec } from './served-state.js'
 
 /** The most input requests one round may hand up. */
-export const MAX_INPUT_REQUESTS = 16
+const MAX_INPUT_REQUESTS = 16
 /** The most rounds of input one served call may ask. */
-export const MAX_INPUT_ROUNDS = 8
+const MAX_INPUT_ROUNDS = 8
 
 // Each kind of input request, and the client capability that answers it.
 const CAPABILITY_OF: Record<string, string> = {

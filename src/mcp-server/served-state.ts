@@ -23,7 +23,7 @@ export interface ForwardedState {
 }
 
 /** The largest sealed state handed out or accepted, in characters. */
-export const MAX_SERVED_STATE_CHARS = 16 * 1024
+const MAX_SERVED_STATE_CHARS = 16 * 1024
 // The prefix that tells a forwarded round's state from an approval question's.
 const PREFIX = 'tnf1.'
 const TTL_MS = 10 * 60_000
