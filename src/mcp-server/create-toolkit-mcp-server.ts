@@ -235,6 +235,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     // The tool handed a round of input up: the caller answers it, and the call runs again from there.
     const verdict = await forwarding?.verdict()
     if (verdict?.kind === 'ask') return verdict.result
+    if (verdict?.kind === 'missing') throw verdict.error
     return callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
   })
   serveMcpSources(server, toolkit)

@@ -9,6 +9,7 @@ import {
   type InputRequest,
   type InputRequiredResult,
   inputRequired,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Server,
@@ -31,8 +32,14 @@ const CAPABILITY_OF: Record<string, string> = {
   'roots/list': 'roots',
 }
 
-/** How a call that handed input up goes on: `ask` the caller (the answer to send), or `refuse` it. */
-export type ForwardVerdict = { kind: 'ask'; result: InputRequiredResult } | { kind: 'refuse'; reason: string }
+/**
+ * How a call that handed input up goes on: `ask` the caller (the answer to send), `refuse` it with an
+ * error result, or refuse it as `missing` capabilities the caller did not declare (a 2026-07-28 caller).
+ */
+export type ForwardVerdict =
+  | { kind: 'ask'; result: InputRequiredResult }
+  | { kind: 'refuse'; reason: string }
+  | { kind: 'missing'; error: MissingRequiredClientCapabilityError }
 
 /**
  * The forwarded round a retry answers, when its `requestState` is one (already verified by the server's
@@ -89,6 +96,7 @@ export function forwardingRound(options: {
   const { ctx, resumed } = options
   const rounds = resumed?.round ?? 0
   let pending: { requests: Record<string, ToolInputRequest>; state: string | undefined } | undefined
+  let missing: Record<string, unknown> | undefined
   const round: ToolInputRound = {
     capabilities: callerCapabilities(options),
     ...(resumed !== undefined && {
@@ -103,8 +111,19 @@ export function forwardingRound(options: {
       pending = { requests, state }
       return Promise.reject(new Error('The call waits for its caller to answer a round of input.'))
     },
+    // A 2025 caller gets the error result the tool answers (the 2025 way of saying it).
+    missingCapabilities: (required) => {
+      if (options.era === 'modern') missing = required
+    },
   }
   const verdict = async (): Promise<ForwardVerdict | undefined> => {
+    if (missing !== undefined) {
+      const error = new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: missing },
+        `Tool "${options.name}" needs client capabilities this request did not declare.`,
+      )
+      return { kind: 'missing', error }
+    }
     if (pending === undefined) return undefined
     const requestState = await options.codec.mint(
       {
@@ -153,6 +172,8 @@ export function taskRound(options: { ctx: ServerContext; ask: AskInput }): ToolI
       )
       return Object.fromEntries(answers)
     },
+    // The task fails with the error result the tool answers.
+    missingCapabilities: () => {},
   }
 }
 

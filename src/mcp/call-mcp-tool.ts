@@ -2,6 +2,7 @@ import type { Client, CompatibilityCallToolResult } from '@modelcontextprotocol/
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
 } from '@modelcontextprotocol/client'
@@ -74,14 +75,14 @@ async function askedThrough(
   send: (resume: Resume | undefined) => Promise<CallToolAnswer>,
 ): Promise<CallToolAnswer> {
   const { resumed } = round
-  let answer = await send(
+  const first: Resume | undefined =
     resumed === undefined
       ? undefined
       : {
           inputResponses: resumed.responses,
           ...(resumed.state !== undefined && { requestState: resumed.state }),
-        },
-  )
+        }
+  let answer = await refusedForCapabilities(round, () => send(first))
   for (let rounds = 0; isInputRequired(answer); rounds++) {
     if (rounds >= MAX_INPUT_ROUNDS) {
       return failedAnswer(`The server asked for input more than ${MAX_INPUT_ROUNDS} times in one call.`)
@@ -94,9 +95,27 @@ async function askedThrough(
     } catch (error) {
       return failedAnswer(error instanceof Error ? error.message : String(error))
     }
-    answer = await send({ inputResponses: responses, ...(state !== undefined && { requestState: state }) })
+    const resume = { inputResponses: responses, ...(state !== undefined && { requestState: state }) }
+    answer = await refusedForCapabilities(round, () => send(resume))
   }
   return answer
+}
+
+/**
+ * Sends one leg; a server that refuses it for a capability the caller did not declare (and so was not
+ * offered) is reported up through `round`, and the call ends with an error result saying so.
+ */
+async function refusedForCapabilities(
+  round: ToolInputRound,
+  send: () => Promise<CallToolAnswer>,
+): Promise<CallToolAnswer> {
+  try {
+    return await send()
+  } catch (error) {
+    if (!(error instanceof MissingRequiredClientCapabilityError)) throw error
+    round.missingCapabilities(error.requiredCapabilities as Record<string, unknown>)
+    return failedAnswer(`The server needs capabilities the caller did not declare: ${error.message}`)
+  }
 }
 
 function isInputRequired(answer: unknown): answer is Record<string, unknown> {

@@ -130,6 +130,11 @@ export interface ToolInputRound {
   readonly resumed?: { responses: Record<string, unknown>; state?: string }
   /** Hands a round of requests up; resolves with the responses, keyed as the requests were. */
   ask(requests: Record<string, ToolInputRequest>, state?: string): Promise<Record<string, unknown>>
+  /**
+   * Says the call needs client capabilities the caller did not declare (`{ sampling: {} }`), so that
+   * whoever serves the tool refuses it with the protocol's missing-capability error.
+   */
+  missingCapabilities(required: Record<string, unknown>): void
 }
 
 /**

@@ -47,6 +47,7 @@ export const ASKING_TOOLS = [
     },
   },
   { name: 'list_roots', description: "Lists the client's roots.", inputSchema: NO_ARGS },
+  { name: 'missing_capability', description: 'Asks for sampling, declared or not.', inputSchema: NO_ARGS },
 ]
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] })
@@ -171,6 +172,17 @@ export function askingTool(name: string, args: Record<string, unknown>, ctx: Ser
         return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } })
       return text(`Roots: ${answer.roots.map((root) => root.uri).join(', ')}`)
     }
+    case 'missing_capability':
+      // The SDK refuses this for a client without sampling (-32021) before it leaves the server.
+      if (inputResponse(ctx.mcpReq.inputResponses, 'sample').kind === 'sampling') return text('Sampled.')
+      return inputRequired({
+        inputRequests: {
+          sample: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Anything.' } }],
+            maxTokens: 10,
+          }),
+        },
+      })
     default:
       return undefined
   }

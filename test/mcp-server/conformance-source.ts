@@ -12,6 +12,7 @@ import {
   createMcpHandler as sdkMcpHandler,
 } from '@modelcontextprotocol/server'
 import { ASKING_TOOLS, askingTool } from './asking-tools.js'
+import { INPUT_REQUIRED_TOOLS, inputRequiredTool } from './input-required-tools.js'
 import { type FetchServer, serveFetch } from './serve-fetch.js'
 import { RED_PIXEL } from './served-toolkit.js'
 
@@ -29,6 +30,7 @@ const TOOLS = [
   },
   { name: 'resource_link', description: 'Answers with a link to a resource.', inputSchema: NO_ARGS },
   ...ASKING_TOOLS,
+  ...INPUT_REQUIRED_TOOLS,
 ]
 
 const EMBEDDED = {
@@ -93,7 +95,9 @@ export function createSourceServer(): Server {
           ],
         }
       default: {
-        const asked = askingTool(request.params.name, request.params.arguments ?? {}, ctx)
+        const asked =
+          askingTool(request.params.name, request.params.arguments ?? {}, ctx) ??
+          inputRequiredTool(request.params.name, ctx)
         if (asked !== undefined) return asked as CallToolResult
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
       }

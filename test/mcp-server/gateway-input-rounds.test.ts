@@ -288,11 +288,23 @@ describe('a 2026-07-28 caller of a gateway whose source asks', () => {
     expect(textOf(answer.result)).toContain('at most 16')
   })
 
-  it('offers the source only what the caller can answer: a caller without elicitation is not asked', async () => {
+  it('offers the source only what the caller can answer: a caller without it gets -32021', async () => {
     const { url, hostAsked } = await gateway()
     const answer = await rpc(url, ASK, { capabilities: { sampling: {} } })
-    expect(answer.result?.resultType).not.toBe('input_required')
-    expect(answer.result?.isError).toBe(true)
+    expect(answer.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } })
+    const sampling = await rpc(url, { name: 'test_missing_capability', arguments: {} }, { capabilities: {} })
+    expect(sampling.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } })
+    expect(hostAsked).toStrictEqual([])
+  })
+
+  it('a 2025 caller without the capability gets an error result, not a hang', async () => {
+    const { url, hostAsked } = await gateway()
+    const caller = new Client({ name: 'no-caps', version: '1.0.0' }, { capabilities: {} })
+    await caller.connect(new StreamableHTTPClientTransport(url))
+    closers.push(() => caller.close())
+    const result = await caller.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toContain('capabilit')
     expect(hostAsked).toStrictEqual([])
   })
 
