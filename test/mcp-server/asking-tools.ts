@@ -48,6 +48,8 @@ export const ASKING_TOOLS = [
   },
   { name: 'list_roots', description: "Lists the client's roots.", inputSchema: NO_ARGS },
   { name: 'missing_capability', description: 'Asks for sampling, declared or not.', inputSchema: NO_ARGS },
+  { name: 'streaming_elicitation', description: 'Asks a form while it runs.', inputSchema: NO_ARGS },
+  { name: 'logging_tool', description: 'Logs, then answers.', inputSchema: NO_ARGS },
 ]
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] })
@@ -172,6 +174,10 @@ export function askingTool(name: string, args: Record<string, unknown>, ctx: Ser
         return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } })
       return text(`Roots: ${answer.roots.map((root) => root.uri).join(', ')}`)
     }
+    case 'streaming_elicitation':
+      return askForm(ctx, 'Still there?', USER_FORM, 'Streamed elicitation')
+    case 'logging_tool':
+      return ctx.mcpReq.log('info', 'the logging tool ran').then(() => text('Logged.'))
     case 'missing_capability':
       // The SDK refuses this for a client without sampling (-32021) before it leaves the server.
       if (inputResponse(ctx.mcpReq.inputResponses, 'sample').kind === 'sampling') return text('Sampled.')
