@@ -39,10 +39,10 @@ export const ASKING_TOOLS = [
   {
     name: 'ask_rounds',
     description:
-      'Asks `questions` questions a round for `rounds` rounds, then answers with the last answers.',
+      'Asks `questions` questions a round for `rounds` rounds (its state `pad` characters longer), then answers with the last answers.',
     inputSchema: {
       type: 'object' as const,
-      properties: { rounds: { type: 'number' }, questions: { type: 'number' } },
+      properties: { rounds: { type: 'number' }, questions: { type: 'number' }, pad: { type: 'number' } },
       required: ['rounds', 'questions'],
     },
   },
@@ -147,7 +147,7 @@ export function askingTool(name: string, args: Record<string, unknown>, ctx: Ser
     case 'ask_rounds': {
       // The round it is on rides in its own request state (a test server's: not sealed).
       const state = ctx.mcpReq.requestState()
-      const round = typeof state === 'string' ? Number(state.replace('round:', '')) : 0
+      const round = typeof state === 'string' ? Number(state.split(':')[1]) : 0
       const answers = Object.keys(ctx.mcpReq.inputResponses ?? {})
         .sort()
         .map((key) => acceptedContent(ctx.mcpReq.inputResponses, key)?.answer)
@@ -166,7 +166,9 @@ export function askingTool(name: string, args: Record<string, unknown>, ctx: Ser
           } as never),
         ]),
       )
-      return inputRequired({ inputRequests, requestState: `round:${round + 1}` })
+      // `pad` makes its state that many characters longer.
+      const pad = 'x'.repeat(Number(args.pad ?? 0))
+      return inputRequired({ inputRequests, requestState: `round:${round + 1}:${pad}` })
     }
     case 'list_roots': {
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots')

@@ -13,6 +13,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
+import type { ApprovalPolicy } from '../../src/toolkit/approval-policy.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveSource } from './conformance-source.js'
 import { serveFetch } from './serve-fetch.js'
@@ -26,13 +27,14 @@ afterEach(async () => {
 })
 
 /** The gateway over the test source (named `test`); the caller is named by its bearer token. */
-async function gateway(): Promise<{ url: URL; hostAsked: string[] }> {
+async function gateway(approval?: ApprovalPolicy): Promise<{ url: URL; hostAsked: string[] }> {
   const source = await serveSource()
   closers.push(() => source.close())
   const hostAsked: string[] = []
   let served: Toolkit | undefined
   const toolkit = await createToolkit({
     mcpConfig: { mcpServers: { test: { url: `${source.url}/mcp` } } },
+    ...(approval !== undefined && { approval }),
     // The host's own handler: questions of a served call must not reach it.
     onElicitation: ({ message }) => {
       hostAsked.push(message)
@@ -278,6 +280,34 @@ describe('a 2026-07-28 caller of a gateway whose source asks', () => {
     expect(rounds).toBe(8)
     expect(answer.result?.isError).toBe(true)
     expect(textOf(answer.result)).toContain('more than 8 times')
+  })
+
+  it('ends a call whose source hands out a state too large to seal (over 16 KB)', async () => {
+    const { url } = await gateway()
+    const call = { name: 'test_ask_rounds', arguments: { rounds: 1, questions: 1, pad: 12_000 } }
+    const fits = await rpc(url, call)
+    expect(fits.result?.resultType).toBe('input_required')
+    const answer = await rpc(url, { ...call, arguments: { ...call.arguments, pad: 20_000 } })
+    expect(answer.result?.resultType).not.toBe('input_required')
+    expect(textOf(answer.result)).toContain('too large')
+  })
+
+  it('asks an approval once: the retries of its forwarded rounds are not asked again', async () => {
+    const { url } = await gateway({ tools: ['test_elicitation'] })
+    const approval = await rpc(url, ASK)
+    expect(Object.keys(approval.result?.inputRequests as object)).toStrictEqual(['approval'])
+    const approved = await rpc(url, {
+      ...ASK,
+      inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+      requestState: approval.result?.requestState,
+    })
+    expect(Object.keys(approved.result?.inputRequests as object)).toStrictEqual(['form'])
+    const done = await rpc(url, {
+      ...ASK,
+      inputResponses: { form: ACCEPTED },
+      requestState: approved.result?.requestState,
+    })
+    expect(textOf(done.result)).toContain('User response: action=accept')
   })
 
   it('ends a call whose source asks more than sixteen questions at once', async () => {
