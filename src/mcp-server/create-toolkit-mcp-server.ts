@@ -205,9 +205,14 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       })
     }
     const checked = checkOnce(toolkit, name, args, toolCallId)
-    const digest = await argsDigest(args)
+    // Worked out only for a call that takes part in a round of input.
+    let digested: Promise<string> | undefined
+    const digest = (): Promise<string> => {
+      digested ??= argsDigest(args)
+      return digested
+    }
     // A retry answering a forwarded round: the call was approved before its first round was asked.
-    const resumed = resumedRound({ ctx, name, digest, codec: options.forwarding })
+    const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
     if (resumed === undefined && (await checked.needsApproval())) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result

@@ -48,14 +48,14 @@ export type ForwardVerdict =
  * with invalid params, whose message says nothing of the state.
  *
  * @example
- * const resumed = resumedRound({ ctx, name, digest, codec })
+ * const resumed = await resumedRound({ ctx, name, digest: () => argsDigest(args), codec })
  */
-export function resumedRound(options: {
+export async function resumedRound(options: {
   ctx: ServerContext
   name: string
-  digest: string
+  digest: () => Promise<string>
   codec: ServedStateCodec
-}): ForwardedState | undefined {
+}): Promise<ForwardedState | undefined> {
   const { ctx, name, digest, codec } = options
   const state: unknown = ctx.mcpReq.requestState()
   if (!isRecord(state) || state.kind !== 'forward') return undefined
@@ -64,7 +64,7 @@ export function resumedRound(options: {
   const answered = Object.keys(ctx.mcpReq.inputResponses ?? {})
   if (
     forwarded.tool !== name ||
-    forwarded.args !== digest ||
+    forwarded.args !== (await digest()) ||
     answered.some((key) => !asked.has(key)) ||
     !codec.consume(forwarded)
   ) {
@@ -88,7 +88,7 @@ export function forwardingRound(options: {
   server: Server
   era: 'legacy' | 'modern'
   name: string
-  digest: string
+  digest: () => Promise<string>
   codec: ServedStateCodec
   caller: () => Promise<string>
   resumed: ForwardedState | undefined
@@ -128,7 +128,7 @@ export function forwardingRound(options: {
     const requestState = await options.codec.mint(
       {
         tool: options.name,
-        args: options.digest,
+        args: await options.digest(),
         keys: Object.keys(pending.requests),
         round: rounds + 1,
         ...(pending.state !== undefined && { source: pending.state }),
