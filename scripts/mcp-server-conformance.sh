@@ -15,7 +15,8 @@ scenarios=(
   tools-call-with-logging tools-call-error tools-call-with-progress json-schema-2020-12
   server-sse-multiple-streams resources-list resources-read-text resources-read-binary
   resources-templates-read prompts-list prompts-get-simple prompts-get-with-args
-  prompts-get-embedded-resource prompts-get-with-image dns-rebinding-protection
+  prompts-get-embedded-resource prompts-get-with-image dns-rebinding-protection tools-call-sampling
+  tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums
 )
 work="$(mktemp -d)"
 node --import tsx test/mcp-server/conformance-server.ts >"$work/url" 2>"$work/server.log" &

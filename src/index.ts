@@ -172,6 +172,8 @@ export type {
   Tool,
   ToolAnnotations,
   ToolContext,
+  ToolInputRequest,
+  ToolInputRound,
   ToolLogEntry,
   ToolMedia,
   ToolProgress,

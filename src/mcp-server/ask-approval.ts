@@ -13,6 +13,7 @@ import {
 import { capText } from '../shared/cap-text.js'
 import { isRecord } from '../shared/is-record.js'
 import { toJsonText } from '../tool/tool-result.js'
+import { argsDigest } from './served-state.js'
 
 // The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
 const MAX_QUESTION_ARGS_CHARS = 2000
@@ -23,6 +24,8 @@ const APPROVAL_KEY = 'approval'
 export interface ApprovalState {
   tool: string
   args: string
+  /** Absent on an approval question; a forwarded round's state says `forward`. */
+  kind?: undefined
 }
 
 /**
@@ -90,7 +93,13 @@ export async function askApproval(options: {
   const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY)
   const state = ctx.mcpReq.requestState<ApprovalState>()
   // An answer counts only with the sealed question it answers, asked for this very call.
-  if (answer.kind === 'elicit' && state?.tool === name && state.args === digest) {
+  // (A forwarded round's state names the call too, but it answers the source's questions, not this one.)
+  if (
+    answer.kind === 'elicit' &&
+    state?.kind === undefined &&
+    state?.tool === name &&
+    state.args === digest
+  ) {
     if (
       answer.action === 'accept' &&
       acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_KEY)?.approve === true
@@ -188,11 +197,4 @@ function refuse(reason: string): ApprovalVerdict {
 function asksForms(capabilities: unknown): boolean {
   const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined
   return isRecord(elicitation) && (Object.keys(elicitation).length === 0 || 'form' in elicitation)
-}
-
-/** SHA-256 of the arguments' JSON text, hex: what the sealed question names the call by. */
-async function argsDigest(args: Record<string, unknown>): Promise<string> {
-  const bytes = new TextEncoder().encode(toJsonText(args))
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
-  return Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')
 }

@@ -18,6 +18,7 @@ import {
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
 import { taskStoreFor } from './serve-tasks.js'
+import { servedStateCodec } from './served-state.js'
 import { traceServedCalls } from './trace-served-call.js'
 
 /**
@@ -145,10 +146,11 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   const servesApprovals = options.authorize !== undefined
   if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
   const codec = approvalCodec(options.requestStateKey)
+  const forwarding = servedStateCodec(options.requestStateKey)
   const store = taskStoreFor(options)
   const traced = traceServedCalls(options.telemetry)
-  const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks'>) =>
-    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec, traced })
+  const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks' | 'caller'>) =>
+    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec, forwarding, traced })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
   const perRequest = sdkMcpHandler(
@@ -157,7 +159,7 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
       return instance({
         era,
         canAsk: era === 'modern',
-        ...(owner === undefined ? {} : { tasks: { store, owner } }),
+        ...(owner === undefined ? {} : { tasks: { store, owner }, caller: owner }),
       })
     },
     { legacy: stateful ? 'reject' : 'stateless' },

@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   type ListToolsResult,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
@@ -20,6 +21,7 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 import { type ApprovalState, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
+import { forwardingRound, resumedRound, taskRound } from './forward-input.js'
 import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
 import {
   callMode,
@@ -29,6 +31,7 @@ import {
   type TaskServing,
   taskTimeoutMs,
 } from './serve-tasks.js'
+import { argsDigest, type ServedStateCodec } from './served-state.js'
 import type { CallerTrace, TraceServedCall } from './trace-served-call.js'
 
 /**
@@ -91,6 +94,10 @@ export interface ServedInstance {
   servesApprovals: boolean
   /** The seal of approval questions, shared by every instance of one handler. */
   codec: RequestStateCodec<ApprovalState>
+  /** The seal of forwarded rounds of input, shared by every instance of one handler. */
+  forwarding: ServedStateCodec
+  /** Who is calling, to bind forwarded rounds to; absent, this instance (one 2025 session). */
+  caller?: () => Promise<string>
   /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
   tasks?: TaskServing
   /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
@@ -120,6 +127,9 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   // unknown caller would be answered by that caller.
   const served = (tool: Tool): boolean => options.servesApprovals || !mayNeedApproval(toolkit, tool)
   const searching = options.search === true
+  // A 2025 session's rounds are answered on this very instance: it is the caller they are bound to.
+  const session = `session:${crypto.randomUUID()}`
+  const caller = options.caller ?? (() => Promise.resolve(session))
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
@@ -138,8 +148,13 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
           cacheScope: 'private',
         },
       },
-      // A sealed question that fails its check is refused before the handler runs.
-      requestState: { verify: (state, ctx) => options.codec.verify(state, ctx) },
+      // A sealed question or round that fails its check is refused before the handler runs.
+      requestState: {
+        verify: async (state, ctx) =>
+          options.forwarding.owns(state)
+            ? options.forwarding.verify(state, await caller())
+            : options.codec.verify(state, ctx),
+      },
     },
   )
   // One search state per server, so per client session: what a client found is listed for it alone.
@@ -178,24 +193,57 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
             if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
           }
           const signal = task.controller.signal
+          // A source's questions are asked through the task, like its approval.
+          const inputRound = taskRound({ ctx, ask })
           return callToolResult(
-            await inTask.execute({ toolCallId: task.id, signal, timeoutMs: Number.POSITIVE_INFINITY }),
+            await inTask.execute({
+              toolCallId: task.id,
+              signal,
+              timeoutMs: Number.POSITIVE_INFINITY,
+              inputRound,
+            }),
           )
         },
       })
     }
     const checked = checkOnce(toolkit, name, args, toolCallId)
-    if (await checked.needsApproval) {
+    // Worked out only for a call that takes part in a round of input.
+    let digested: Promise<string> | undefined
+    const digest = (): Promise<string> => {
+      digested ??= argsDigest(args)
+      return digested
+    }
+    // A retry answering a forwarded round: the call was approved before its first round was asked.
+    const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
+    if (resumed === undefined && (await checked.needsApproval)) {
       const verdict = await askApproval({ server, ctx, name, args, ...options })
       if (verdict.kind === 'ask') return verdict.result
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
-    const context = callContext(ctx, toolCallId, request.params._meta)
+    const context = callContext(ctx, toolCallId, request.params._meta, options.era)
+    const forwarding = options.canAsk
+      ? forwardingRound({
+          ctx,
+          server,
+          era: options.era,
+          name,
+          digest,
+          codec: options.forwarding,
+          caller,
+          resumed,
+        })
+      : undefined
+    if (forwarding !== undefined) context.inputRound = forwarding.round
     const run = (): Promise<ToolResult> => checked.execute(context)
     const traced = options.traced
-    return callToolResult(
-      await (traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)),
-    )
+    const result = await (traced === undefined
+      ? run()
+      : traced(name, callerTrace(ctx, request.params._meta), run))
+    // The tool handed a round of input up: the caller answers it, and the call runs again from there.
+    const verdict = await forwarding?.verdict()
+    if (verdict?.kind === 'ask') return verdict.result
+    if (verdict?.kind === 'missing') throw verdict.error
+    return callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
   })
   serveMcpSources(server, toolkit)
   return server
@@ -220,15 +268,22 @@ function refusalOf(verdict: ApprovalVerdict): string {
 
 /**
  * A served call's context: its id and signal, and, for the MCP tools among the toolkit's, where their
- * progress (when the caller sent a progress token) and log messages go: to this caller.
+ * progress (when the caller sent a progress token) and log messages (when it takes them) go: to this
+ * caller.
  */
-function callContext(ctx: ServerContext, toolCallId: string, meta: unknown): ToolContext {
-  const context: ToolContext = {
-    toolCallId,
-    signal: ctx.mcpReq.signal,
-    onLog: (entry) => {
+function callContext(
+  ctx: ServerContext,
+  toolCallId: string,
+  meta: unknown,
+  era: 'legacy' | 'modern',
+): ToolContext {
+  const context: ToolContext = { toolCallId, signal: ctx.mcpReq.signal }
+  // A 2026-07-28 caller that set no log level gets no log messages, so its sources are not asked for any.
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
+  if (era === 'legacy' || envelope?.[LOG_LEVEL_META_KEY] !== undefined) {
+    context.onLog = (entry) => {
       ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => {})
-    },
+    }
   }
   const token = isRecord(meta) ? meta.progressToken : undefined
   if (typeof token === 'string' || typeof token === 'number') {

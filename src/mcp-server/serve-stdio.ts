@@ -4,6 +4,7 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 import { taskStoreFor } from './serve-tasks.js'
+import { servedStateCodec } from './served-state.js'
 import { traceServedCalls } from './trace-served-call.js'
 
 /** A toolkit being served over standard input and output. */
@@ -59,6 +60,7 @@ export async function serveStdio(
   // Loaded here: the stdio entry needs Node's process streams, which the HTTP handler must not.
   const { serveStdio: serveSdkStdio } = await import('@modelcontextprotocol/server/stdio')
   const codec = approvalCodec(options.requestStateKey)
+  const forwarding = servedStateCodec(options.requestStateKey)
   // One client per process: its tasks are bound to this connection.
   const tasks = { store: taskStoreFor(options), owner: () => Promise.resolve('stdio') }
   const traced = traceServedCalls(options.telemetry)
@@ -69,6 +71,8 @@ export async function serveStdio(
       canAsk: true,
       servesApprovals: true,
       codec,
+      forwarding,
+      caller: tasks.owner,
       traced,
       ...(era === 'modern' ? { tasks } : {}),
     }),

@@ -1,13 +1,22 @@
 import type { Client, CompatibilityCallToolResult } from '@modelcontextprotocol/client'
-import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+} from '@modelcontextprotocol/client'
+import { isRecord } from '../shared/is-record.js'
 import { activeTraceContext } from '../shared/trace-context.js'
 import { pendingTaskResult } from '../tool/pending-task.js'
-import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
+import type { JSONSchema, ToolContext, ToolInputRequest, ToolInputRound, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
-import { awaitTask, taskOf } from './task-calls.js'
+import { awaitTask, TASKS_EXTENSION, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
+// Bounds a server that keeps asking for more input before it answers one call.
+const MAX_INPUT_ROUNDS = 8
 
 type CallToolAnswer = CompatibilityCallToolResult
 
@@ -39,24 +48,26 @@ export async function requestToolCall(options: {
   const { client, tool, args, context, signal, taskWaitMs } = options
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
-  // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
-  // so the connection checks them itself, for every tool.
-  const answer: CallToolAnswer = await client.request(
-    {
-      method: 'tools/call',
-      params: {
-        name: tool,
-        arguments: args,
-        ...withMeta(context),
+  // A 2026-07-28 server's questions go up to whoever serves this toolkit, when its caller can answer them.
+  const round =
+    context.inputRound !== undefined && client.getProtocolEra() === 'modern' ? context.inputRound : undefined
+  const send = async (resume: Resume | undefined): Promise<CallToolAnswer> =>
+    // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
+    // so the connection checks them itself, for every tool.
+    client.request(
+      {
+        method: 'tools/call',
+        params: { name: tool, arguments: args, ...resume, ...withMeta(context, round) },
       },
-    },
-    {
-      timeout: timeoutMs,
-      ...(signal && { signal }),
-      // A progress token is asked for only when the caller listens.
-      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
-    },
-  )
+      {
+        timeout: Math.max(1, deadline - Date.now()),
+        ...(signal && { signal }),
+        // A progress token is asked for only when the caller listens.
+        ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
+        ...(round !== undefined && { allowInputRequired: true }),
+      },
+    )
+  const answer = round === undefined ? await send(undefined) : await askedThrough(round, send)
   const task = taskOf(answer)
   if (task === undefined) return answer
   const waiting = taskWaitMs === undefined ? {} : { waitMs: taskWaitMs }
@@ -85,6 +96,74 @@ export async function requestTaskResult(options: {
   return result === undefined ? new StillWorking(taskId) : (result as CallToolAnswer)
 }
 
+/** What a call sent again after a round of input carries: the answers and the server's own state. */
+interface Resume {
+  inputResponses: Record<string, unknown>
+  requestState?: string
+}
+
+/**
+ * Sends a call whose server's input requests are handed up through `round`: resumed with the caller's
+ * answers when the call is a retry, and each `input_required` answer asked of the caller and sent again
+ * with its responses, at most `MAX_INPUT_ROUNDS` times. A round the caller cannot answer ends the call
+ * with an error result saying why.
+ */
+async function askedThrough(
+  round: ToolInputRound,
+  send: (resume: Resume | undefined) => Promise<CallToolAnswer>,
+): Promise<CallToolAnswer> {
+  const { resumed } = round
+  const first: Resume | undefined =
+    resumed === undefined
+      ? undefined
+      : {
+          inputResponses: resumed.responses,
+          ...(resumed.state !== undefined && { requestState: resumed.state }),
+        }
+  let answer = await refusedForCapabilities(round, () => send(first))
+  for (let rounds = 0; isInputRequired(answer); rounds++) {
+    if (rounds >= MAX_INPUT_ROUNDS) {
+      return failedAnswer(`The server asked for input more than ${MAX_INPUT_ROUNDS} times in one call.`)
+    }
+    const requests = isRecord(answer.inputRequests) ? answer.inputRequests : {}
+    const state = typeof answer.requestState === 'string' ? answer.requestState : undefined
+    let responses: Record<string, unknown>
+    try {
+      responses = await round.ask(requests as Record<string, ToolInputRequest>, state)
+    } catch (error) {
+      return failedAnswer(error instanceof Error ? error.message : String(error))
+    }
+    const resume = { inputResponses: responses, ...(state !== undefined && { requestState: state }) }
+    answer = await refusedForCapabilities(round, () => send(resume))
+  }
+  return answer
+}
+
+/**
+ * Sends one leg; a server that refuses it for a capability the caller did not declare (and so was not
+ * offered) is reported up through `round`, and the call ends with an error result saying so.
+ */
+async function refusedForCapabilities(
+  round: ToolInputRound,
+  send: () => Promise<CallToolAnswer>,
+): Promise<CallToolAnswer> {
+  try {
+    return await send()
+  } catch (error) {
+    if (!(error instanceof MissingRequiredClientCapabilityError)) throw error
+    round.missingCapabilities(error.requiredCapabilities as Record<string, unknown>)
+    return failedAnswer(`The server needs capabilities the caller did not declare: ${error.message}`)
+  }
+}
+
+function isInputRequired(answer: unknown): answer is Record<string, unknown> {
+  return isRecord(answer) && answer.resultType === 'input_required'
+}
+
+function failedAnswer(text: string): CallToolAnswer {
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
 /** A server's answer to a call as a tool result, its `structuredContent` checked against the output schema. */
 export function toolCallResult(
   answer: CallToolAnswer | StillWorking,
@@ -109,11 +188,16 @@ function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
 }
 
 /**
- * The call's `_meta`: its idempotency key (so that the server can recognise a second attempt of it) and
+ * The call's `_meta`: for a call whose questions go up the line, the capabilities offered for it; its idempotency key (so that the server can recognise a second attempt of it) and
  * the trace context of the span it runs in (so that the server's spans join the host's trace).
  */
-function withMeta(context: ToolContext): { _meta?: Record<string, string> } {
-  const meta: Record<string, string> = {}
+function withMeta(
+  context: ToolContext,
+  round: ToolInputRound | undefined,
+): { _meta?: Record<string, unknown> } {
+  const meta: Record<string, unknown> = {}
+  // Offered to the server: what the caller up the line can answer, and tasks (which this client polls).
+  if (round !== undefined) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(round)
   if (context.idempotencyKey !== undefined) meta.idempotencyKey = context.idempotencyKey
   // A caller that takes the call's log messages gets them all (a 2026-07-28 server sends none unasked);
   // it filters them itself.
@@ -124,4 +208,13 @@ function withMeta(context: ToolContext): { _meta?: Record<string, string> } {
     if (trace.tracestate !== undefined) meta[TRACESTATE_META_KEY] = trace.tracestate
   }
   return Object.keys(meta).length === 0 ? {} : { _meta: meta }
+}
+
+/** The capabilities a call whose questions go up the line declares: its caller's, and tasks. */
+function forwardedCapabilities(round: ToolInputRound): Record<string, unknown> {
+  const offered: Record<string, unknown> = { extensions: { [TASKS_EXTENSION]: {} } }
+  for (const key of ['elicitation', 'sampling', 'roots']) {
+    if (isRecord(round.capabilities[key])) offered[key] = round.capabilities[key]
+  }
+  return offered
 }

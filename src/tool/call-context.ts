@@ -1,4 +1,4 @@
-import type { ToolContext, ToolLogEntry, ToolProgress } from './types.js'
+import type { ToolContext, ToolInputRound, ToolLogEntry, ToolProgress } from './types.js'
 
 /**
  * The context a tool gets: the call's id, its deadline, and a signal of its own that aborts on the
@@ -11,6 +11,7 @@ export class CallContext implements ToolContext {
   readonly idempotencyKey?: string
   readonly onProgress?: (progress: ToolProgress) => void
   readonly onLog?: (entry: ToolLogEntry) => void
+  readonly inputRound?: ToolInputRound
   readonly timeoutMs: number
   readonly #controller: LazyAbortController
   /** Whether the caller gave a signal, so that more than the deadline can abort the call. */
@@ -22,13 +23,14 @@ export class CallContext implements ToolContext {
     controller: LazyAbortController,
     callerCanAbort: boolean,
     idempotencyKey?: string,
-    reports?: Pick<ToolContext, 'onProgress' | 'onLog'>,
+    reports?: Pick<ToolContext, 'onProgress' | 'onLog' | 'inputRound'>,
   ) {
     if (toolCallId !== undefined) this.toolCallId = toolCallId
     if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey
     // Only a caller that listens (an MCP gateway) gives these; every other call skips both.
     if (reports?.onProgress !== undefined) this.onProgress = reports.onProgress
     if (reports?.onLog !== undefined) this.onLog = reports.onLog
+    if (reports?.inputRound !== undefined) this.inputRound = reports.inputRound
     this.timeoutMs = timeoutMs
     this.#controller = controller
     this.#callerCanAbort = callerCanAbort

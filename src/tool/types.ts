@@ -84,6 +84,57 @@ export interface ToolContext {
    * execute: async (_args, { onLog }) => { onLog?.({ level: 'info', data: 'started' }); return 'done' }
    */
   onLog?: (entry: ToolLogEntry) => void
+  /**
+   * Present when whoever serves the tool can put questions to its own caller (a gateway serving the
+   * toolkit over MCP): the tool hands its input requests up through it instead of answering them itself.
+   * An MCP tool whose server asks for input mid-call uses it, so the question reaches the gateway's
+   * caller rather than the host's `onElicitation`.
+   *
+   * @example
+   * execute: async (_args, { inputRound }) => {
+   *   const answers = await inputRound?.ask({ name: { method: 'roots/list' } })
+   *   return JSON.stringify(answers)
+   * }
+   */
+  inputRound?: ToolInputRound
+}
+
+/**
+ * One question a tool hands up to its caller: an MCP `elicitation/create`, `sampling/createMessage` or
+ * `roots/list` request, with its params.
+ *
+ * @example
+ * const request: ToolInputRequest = { method: 'elicitation/create', params: { message: 'Which repo?', requestedSchema: { type: 'object', properties: {} } } }
+ */
+export interface ToolInputRequest {
+  method: string
+  params?: Record<string, unknown>
+}
+
+/**
+ * How a tool asks its caller for input (see `ToolContext.inputRound`). `ask` hands a round of requests
+ * (at most 16, keyed) up and resolves with the caller's responses under the same keys. Where the caller
+ * answers in a later request (MCP 2026-07-28), the call ends at `ask` and is run again with the answers
+ * in `resumed`, together with the `state` the tool gave with its requests: a tool that uses it starts
+ * from `resumed` when it is there.
+ *
+ * @example
+ * const round: ToolInputRound = context.inputRound!
+ * if (round.resumed !== undefined) return continueWith(round.resumed.responses, round.resumed.state)
+ * const answers = await round.ask({ confirm: { method: 'elicitation/create', params } }, 'step-1')
+ */
+export interface ToolInputRound {
+  /** What the caller can answer: its MCP client capabilities `elicitation`, `sampling`, `roots`. */
+  readonly capabilities: Readonly<Record<string, unknown>>
+  /** The caller's answers to the previous round's requests, and the state given with them. */
+  readonly resumed?: { responses: Record<string, unknown>; state?: string }
+  /** Hands a round of requests up; resolves with the responses, keyed as the requests were. */
+  ask(requests: Record<string, ToolInputRequest>, state?: string): Promise<Record<string, unknown>>
+  /**
+   * Says the call needs client capabilities the caller did not declare (`{ sampling: {} }`), so that
+   * whoever serves the tool refuses it with the protocol's missing-capability error.
+   */
+  missingCapabilities(required: Record<string, unknown>): void
 }
 
 /**

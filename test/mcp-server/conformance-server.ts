@@ -71,6 +71,22 @@ const toolkit = await createToolkit({
       execute: (_args, { signal }) => sleep(Number.POSITIVE_INFINITY, signal),
     }),
     defineTool({
+      name: 'multi_input',
+      description: 'Asks two questions at once (inside its task when it is served as one).',
+      longRunning: true,
+      execute: async (_args, { inputRound }) => {
+        if (inputRound === undefined) return 'No caller to ask.'
+        const question = (message: string) => ({
+          method: 'elicitation/create',
+          params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+        })
+        const answers =
+          inputRound.resumed?.responses ??
+          (await inputRound.ask({ first: question('First question?'), second: question('Second question?') }))
+        return `Answered: ${Object.keys(answers).sort().join(', ')}.`
+      },
+    }),
+    defineTool({
       name: 'confirm_delete',
       description: 'Deletes a file once the user approves.',
       inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },

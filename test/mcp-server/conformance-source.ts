@@ -1,7 +1,7 @@
 // An MCP server on the v2 SDK with what the conformance suite's reference server offers beyond plain
 // tools: resources, a resource template, prompts (plain, with arguments, with an embedded resource, with
 // an image), completions, a tool that logs, one that reports progress, one that answers with an embedded
-// resource and one with mixed content. Named `test` in the gateway's mcp.json, so its tools and prompts
+// resource, one with mixed content, and tools that ask the client for input (asking-tools.ts). Named `test` in the gateway's mcp.json, so its tools and prompts
 // are served as `test_<name>`: the names the suite calls.
 import {
   type CallToolResult,
@@ -11,6 +11,8 @@ import {
   Server,
   createMcpHandler as sdkMcpHandler,
 } from '@modelcontextprotocol/server'
+import { ASKING_TOOLS, askingTool } from './asking-tools.js'
+import { INPUT_REQUIRED_TOOLS, inputRequiredTool } from './input-required-tools.js'
 import { type FetchServer, serveFetch } from './serve-fetch.js'
 import { RED_PIXEL } from './served-toolkit.js'
 
@@ -27,6 +29,8 @@ const TOOLS = [
     inputSchema: NO_ARGS,
   },
   { name: 'resource_link', description: 'Answers with a link to a resource.', inputSchema: NO_ARGS },
+  ...ASKING_TOOLS,
+  ...INPUT_REQUIRED_TOOLS,
 ]
 
 const EMBEDDED = {
@@ -90,8 +94,13 @@ export function createSourceServer(): Server {
             { type: 'resource_link', uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain' },
           ],
         }
-      default:
+      default: {
+        const asked =
+          askingTool(request.params.name, request.params.arguments ?? {}, ctx) ??
+          inputRequiredTool(request.params.name, ctx)
+        if (asked !== undefined) return asked as CallToolResult
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`)
+      }
     }
   })
   server.setRequestHandler('resources/list', () => ({

@@ -1,0 +1,150 @@
+// The request state a gateway hands its 2026-07-28 caller when a source server behind it asks for input:
+// sealed with an HMAC under a key of the handler, bound to the caller, and good for one retry.
+
+import { toJsonText } from '../tool/tool-result.js'
+
+/** What a forwarded round carries to its retry: the call it belongs to and the source's own state. */
+export interface ForwardedState {
+  kind: 'forward'
+  /** The served tool's name. */
+  tool: string
+  /** SHA-256 of the call's arguments (hex). */
+  args: string
+  /** The keys of the input requests asked in this round: only these may be answered. */
+  keys: string[]
+  /** How many rounds this call has asked, this one included. */
+  round: number
+  /** The source server's own `requestState`, sent back to it on the retry. */
+  source?: string
+  /** Makes the state one of a kind, so that it is accepted once. */
+  nonce: string
+  /** Expiry, in milliseconds since the epoch. */
+  exp: number
+}
+
+/** The largest sealed state handed out or accepted, in characters. */
+const MAX_SERVED_STATE_CHARS = 16 * 1024
+// The prefix that tells a forwarded round's state from an approval question's.
+const PREFIX = 'tnf1.'
+const TTL_MS = 10 * 60_000
+// States accepted and not yet expired, remembered to refuse a second use.
+const MAX_REMEMBERED = 100_000
+
+/** The seal of forwarded rounds of one handler (every instance it makes shares it). */
+export interface ServedStateCodec {
+  /** Whether `state` is one of ours (a forwarded round), not an approval question. */
+  owns(state: string): boolean
+  /** Seals a round for `caller`; `undefined` when the sealed state would pass the size bound. */
+  mint(payload: Omit<ForwardedState, 'kind' | 'nonce' | 'exp'>, caller: string): Promise<string | undefined>
+  /** The payload of a state sealed for `caller`; throws when it is malformed, tampered, expired or another's. */
+  verify(state: string, caller: string): Promise<ForwardedState>
+  /** Marks a verified state used: `false` when it was used before. */
+  consume(state: ForwardedState): boolean
+}
+
+/**
+ * The seal of a handler's forwarded rounds: HMAC-SHA256 over the payload and the caller's identity (so a
+ * state moved to another caller fails), under `key` (at least 32 bytes; a random one when absent), with
+ * a ten-minute expiry and a one-time nonce remembered by this process.
+ *
+ * @example
+ * const codec = servedStateCodec(process.env.MCP_STATE_KEY)
+ * const state = await codec.mint({ tool: 'test_ask', args, keys: ['name'], round: 1 }, 'caller:alice')
+ */
+export function servedStateCodec(key: string | Uint8Array | undefined): ServedStateCodec {
+  const raw =
+    typeof key === 'string'
+      ? new TextEncoder().encode(key)
+      : (key ?? crypto.getRandomValues(new Uint8Array(32)))
+  const hmacKey = crypto.subtle.importKey(
+    'raw',
+    raw as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  )
+  const used = new Map<string, number>()
+  const signed = (body: string, caller: string): Uint8Array<ArrayBuffer> =>
+    new TextEncoder().encode(`toolnexus.forwarded-input\u0000${caller}\u0000${body}`)
+  return {
+    owns: (state) => state.startsWith(PREFIX),
+    async mint(payload, caller) {
+      const full: ForwardedState = {
+        kind: 'forward',
+        ...payload,
+        nonce: crypto.randomUUID(),
+        exp: Date.now() + TTL_MS,
+      }
+      const body = base64url(new TextEncoder().encode(JSON.stringify(full)))
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey, signed(body, caller)))
+      const state = `${PREFIX}${body}.${base64url(mac)}`
+      return state.length > MAX_SERVED_STATE_CHARS ? undefined : state
+    },
+    async verify(state, caller) {
+      if (state.length > MAX_SERVED_STATE_CHARS || !state.startsWith(PREFIX)) throw new Error('malformed')
+      const [body, mac, extra] = state.slice(PREFIX.length).split('.')
+      if (body === undefined || mac === undefined || extra !== undefined) throw new Error('malformed')
+      const macBytes = fromBase64url(mac)
+      if (macBytes === undefined) throw new Error('malformed')
+      if (!(await crypto.subtle.verify('HMAC', await hmacKey, macBytes, signed(body, caller)))) {
+        throw new Error('mac')
+      }
+      const bytes = fromBase64url(body)
+      const payload: unknown = bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes))
+      if (!isForwardedState(payload)) throw new Error('malformed')
+      if (payload.exp < Date.now()) throw new Error('expired')
+      return payload
+    },
+    consume(state) {
+      const now = Date.now()
+      if (used.has(state.nonce)) return false
+      if (used.size >= MAX_REMEMBERED) {
+        for (const [nonce, exp] of used) if (exp < now) used.delete(nonce)
+        // Still full of live states: refuse rather than forget one that could then be replayed.
+        if (used.size >= MAX_REMEMBERED) return false
+      }
+      used.set(state.nonce, state.exp)
+      return true
+    },
+  }
+}
+
+/**
+ * SHA-256 of a call's arguments' JSON text, hex: what a sealed state names the call by.
+ *
+ * @example
+ * const digest = await argsDigest({ path: '/tmp/a' })
+ */
+export async function argsDigest(args: Record<string, unknown>): Promise<string> {
+  const bytes = new TextEncoder().encode(toJsonText(args))
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
+  return Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+function isForwardedState(value: unknown): value is ForwardedState {
+  if (typeof value !== 'object' || value === null) return false
+  const state = value as Record<string, unknown>
+  return (
+    state.kind === 'forward' &&
+    typeof state.tool === 'string' &&
+    typeof state.args === 'string' &&
+    Array.isArray(state.keys) &&
+    state.keys.every((key) => typeof key === 'string') &&
+    typeof state.round === 'number' &&
+    (state.source === undefined || typeof state.source === 'string') &&
+    typeof state.nonce === 'string' &&
+    typeof state.exp === 'number'
+  )
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined
+  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'))
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0))
+}
