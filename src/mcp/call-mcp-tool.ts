@@ -1,9 +1,17 @@
-import type { Client, CompatibilityCallToolResult } from '@modelcontextprotocol/client'
+import type { Client, CompatibilityCallToolResult, Tool as McpTool } from '@modelcontextprotocol/client'
 import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
 import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
+import {
+  encodeParamText,
+  MAX_PARAM_HEADER_BYTES,
+  paramHeaders,
+  paramText,
+  valueAt,
+} from './mcp-param-headers.js'
+import type { Session } from './session.js'
 import { awaitTask, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
@@ -12,7 +20,9 @@ type CallToolAnswer = CompatibilityCallToolResult
 
 /**
  * Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none).
- * A call the server answers with a task is polled to its result within the same timeout.
+ * A call the server answers with a task is polled to its result within the same timeout. Given the tool's
+ * `definition` (a tool whose parameters go into `Mcp-Param-*` headers), the SDK's `callTool` sends it and
+ * mirrors those parameters; the definition carries no output schema, which the connection checks itself.
  */
 export async function requestToolCall(options: {
   client: Client
@@ -20,31 +30,71 @@ export async function requestToolCall(options: {
   args: Record<string, unknown>
   context: ToolContext
   signal: AbortSignal | undefined
+  definition?: McpTool | undefined
 }): Promise<CallToolAnswer> {
-  const { client, tool, args, context, signal } = options
+  const { client, tool, args, context, signal, definition } = options
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
-  // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
-  // so the connection checks them itself, for every tool.
-  const answer: CallToolAnswer = await client.request(
-    {
-      method: 'tools/call',
-      params: {
-        name: tool,
-        arguments: args,
-        ...withMeta(context),
-      },
-    },
-    {
-      timeout: timeoutMs,
-      ...(signal && { signal }),
-      // A progress token is asked for only when the caller listens.
-      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
-    },
-  )
+  const params = { name: tool, arguments: args, ...withMeta(context) }
+  const sending = {
+    timeout: timeoutMs,
+    ...(signal && { signal }),
+    // A progress token is asked for only when the caller listens.
+    ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
+  }
+  // `request`, not `callTool`, for every other tool: the SDK would check results against the output
+  // schemas it cached, and the connection checks them itself, for every tool.
+  const answer: CallToolAnswer =
+    definition === undefined
+      ? await client.request({ method: 'tools/call', params }, sending)
+      : ((await client.callTool(params, { ...sending, toolDefinition: definition })) as CallToolAnswer)
   const task = taskOf(answer)
   if (task === undefined) return answer
   return (await awaitTask(client, task, { deadline, signal })) as CallToolAnswer
+}
+
+/**
+ * Why a call cannot go out with its parameters in `Mcp-Param-*` headers: a value a header cannot carry
+ * (an object, a fraction, an integer past 2^53), or one over 4,096 bytes once encoded. `undefined` when
+ * every parameter the tool's schema marks fits (an absent or null one is left out).
+ */
+function paramHeaderProblem(definition: McpTool, args: Record<string, unknown>): string | undefined {
+  for (const param of paramHeaders(definition.inputSchema)) {
+    const value = valueAt(args, param.path)
+    if (value === undefined || value === null) continue
+    const where = `argument "${param.path.join('.')}" (sent in the Mcp-Param-${param.header} header)`
+    const text = paramText(value)
+    if (text === undefined) {
+      return `${where} is ${describeValue(value)}, which a header cannot carry: send a string, an integer within ±2^53 or a boolean`
+    }
+    const bytes = encodeParamText(text).length
+    if (bytes > MAX_PARAM_HEADER_BYTES) {
+      return `${where} is ${bytes.toLocaleString('en-US')} bytes once encoded, over the ${MAX_PARAM_HEADER_BYTES.toLocaleString('en-US')}-byte limit of a header value`
+    }
+  }
+  return undefined
+}
+
+/**
+ * How a call goes out: a 2026-07-28 request over HTTP carries the parameters its tool marks in headers,
+ * so it is sent with the tool's `definition`, or refused unsent (`problem`) when one cannot go in a header.
+ * Elsewhere (stdio, the 2025 revisions) there are no such headers.
+ */
+export function headerCall(
+  session: Session,
+  definition: McpTool | undefined,
+  args: Record<string, unknown>,
+): { definition?: McpTool; problem?: string } {
+  if (definition === undefined || session.kind === 'stdio' || session.client.getProtocolEra() !== 'modern') {
+    return {}
+  }
+  const problem = paramHeaderProblem(definition, args)
+  return problem === undefined ? { definition } : { problem }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer past 2^53' : 'not an integer'
+  return Array.isArray(value) ? 'an array' : `of type ${typeof value}`
 }
 
 /** A server's answer to a call as a tool result, its `structuredContent` checked against the output schema. */

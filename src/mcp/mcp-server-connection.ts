@@ -15,7 +15,7 @@ import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../s
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorResult } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
-import { requestToolCall, toolCallResult } from './call-mcp-tool.js'
+import { headerCall, requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
 import { connectionOAuth } from './connection-oauth.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
@@ -133,10 +133,11 @@ export class McpServerConnection {
           origin,
         )
       }
+      const { definition, problem } = headerCall(session, this.#tools.headerDefinition(tool), args)
+      if (problem !== undefined) return errorResult(`Tool "${tool}" was not called: its ${problem}.`, origin)
       try {
-        // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
-        // so the connection checks them itself, for every tool.
-        const result = await requestToolCall({ client: session.client, tool, args, context, signal })
+        const call = { client: session.client, tool, args, context, signal, definition }
+        const result = await requestToolCall(call)
         // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
         const relisting = this.#tools.relisting
         if (relisting !== undefined) await relisting
