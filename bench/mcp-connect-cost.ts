@@ -1,0 +1,162 @@
+// What an MCP connection costs through a toolkit against the v2 SDK's own client, side by side in one
+// process, taking turns (the order alternates every round), over stdio servers on the v2 SDK
+// (bench/mcp-connect-server.mjs):
+//
+//   connect   N servers (10 and 20) through createToolkit's mcpConfig (connect, negotiate, tools/list)
+//             against N SDK `Client`s with the stdio transport started with Promise.all (connect, listTools)
+//   call      one tools/call through toolkit.execute against client.callTool, per call
+//   ttl       the tools/list requests a connected toolkit sends inside the list's ttlMs (60 s): must be 0
+//
+// Medians of per-round ratios (toolkit ÷ SDK); the machine's load average is printed before and after.
+// Run from the repository root:
+//
+//   npx tsx bench/mcp-connect-cost.ts [--only connect|call|ttl] [--rounds 7] [--calls 200]
+
+import { loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { benchOption } from './side-by-side.js'
+
+const SERVER = fileURLToPath(new URL('./mcp-connect-server.mjs', import.meta.url))
+const only = benchOption('only', 'all')
+const rounds = Number(benchOption('rounds', '7'))
+const calls = Number(benchOption('calls', '200'))
+const library = await import('../src/index.js')
+const quiet = { warn: () => undefined }
+
+type Toolkit = Awaited<ReturnType<typeof library.createToolkit>>
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+
+async function toolkitOf(count: number): Promise<Toolkit> {
+  const mcpServers = Object.fromEntries(
+    Array.from({ length: count }, (_, index) => [`s${index}`, { command: process.execPath, args: [SERVER] }]),
+  )
+  const toolkit = await library.createToolkit({ logger: quiet, mcpConfig: { mcpServers } })
+  const failed = Object.entries(toolkit.mcpStatus()).filter(([, status]) => status !== 'connected')
+  if (failed.length > 0 || toolkit.tools().length !== 2 * count) {
+    throw new Error(`toolkit: ${failed.length} servers not connected, ${toolkit.tools().length} tools`)
+  }
+  return toolkit
+}
+
+async function sdkClient(): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe' }),
+  )
+  if ((await client.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
+  return client
+}
+
+async function timed(run: () => Promise<() => Promise<unknown>>): Promise<number> {
+  const start = performance.now()
+  const close = await run()
+  const ms = performance.now() - start
+  await close()
+  return ms
+}
+
+const connectToolkit = (count: number) =>
+  timed(async () => {
+    const toolkit = await toolkitOf(count)
+    return () => toolkit.close()
+  })
+const connectSdk = (count: number) =>
+  timed(async () => {
+    const clients = await Promise.all(Array.from({ length: count }, sdkClient))
+    return () => Promise.all(clients.map((client) => client.close()))
+  })
+
+async function connectRows(): Promise<void> {
+  // Module loading and the first process start are paid once, outside the figures.
+  await connectToolkit(1)
+  await connectSdk(1)
+  process.stdout.write(`connect (${rounds} rounds, turns alternating)\n`)
+  for (const count of [10, 20]) {
+    const toolkit: number[] = []
+    const sdk: number[] = []
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        toolkit.push(await connectToolkit(count))
+        sdk.push(await connectSdk(count))
+      } else {
+        sdk.push(await connectSdk(count))
+        toolkit.push(await connectToolkit(count))
+      }
+    }
+    const ratio = median(toolkit.map((ms, round) => ms / (sdk[round] as number)))
+    process.stdout.write(
+      `  ${String(count).padStart(2)} stdio servers  toolkit ${median(toolkit).toFixed(0).padStart(5)} ms   SDK Clients, Promise.all ${median(sdk).toFixed(0).padStart(5)} ms   ${ratio.toFixed(2)}× (target ≤ 1.10×)\n`,
+    )
+  }
+}
+
+async function callRows(): Promise<void> {
+  const toolkit = await toolkitOf(1)
+  const client = await sdkClient()
+  const viaToolkit = async () => {
+    const result = await toolkit.execute('s0_echo', { text: 'hi' })
+    if (result.output !== 'hi') throw new Error(`toolkit: ${result.output}`)
+  }
+  const viaSdk = async () => {
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } })
+    if ((result.content[0] as { text?: string }).text !== 'hi') throw new Error('sdk: wrong answer')
+  }
+  const batch = async (run: () => Promise<void>) => {
+    const start = performance.now()
+    for (let index = 0; index < calls; index++) await run()
+    return ((performance.now() - start) * 1000) / calls
+  }
+  await batch(viaToolkit)
+  await batch(viaSdk)
+  const mine: number[] = []
+  const theirs: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    const pair = round % 2 === 0 ? [viaToolkit, viaSdk] : [viaSdk, viaToolkit]
+    const first = await batch(pair[0] as () => Promise<void>)
+    const second = await batch(pair[1] as () => Promise<void>)
+    mine.push(round % 2 === 0 ? first : second)
+    theirs.push(round % 2 === 0 ? second : first)
+  }
+  const ratio = median(mine.map((us, round) => us / (theirs[round] as number)))
+  process.stdout.write(
+    `call (${rounds} rounds × ${calls} calls)\n  toolkit.execute ${median(mine).toFixed(0)} µs/call   client.callTool ${median(theirs).toFixed(0)} µs/call   ${ratio.toFixed(2)}×  (+${(median(mine) - median(theirs)).toFixed(0)} µs)\n`,
+  )
+  await toolkit.close()
+  await client.close()
+}
+
+async function ttlRow(): Promise<void> {
+  const toolkit = await toolkitOf(1)
+  for (let index = 0; index < 50; index++) {
+    await toolkit.execute('s0_echo', { text: 'hi' })
+    toolkit.tools()
+  }
+  // The connect's own listing is the one; everything after it, inside the minute, must come from the cache.
+  const listed = Number((await toolkit.execute('s0_lists', {})).output)
+  const after = listed - 1
+  process.stdout.write(
+    `ttl\n  tools/list requests inside ttlMs after connecting (50 calls): ${after} ${after === 0 ? '(ok)' : '(must be 0)'}\n`,
+  )
+  if (after !== 0) process.exitCode = 1
+  await toolkit.close()
+}
+
+process.stdout.write(`MCP connection cost; load average ${load()}\n`)
+if (only === 'all' || only === 'connect') await connectRows()
+if (only === 'all' || only === 'call') await callRows()
+if (only === 'all' || only === 'ttl') await ttlRow()
+process.stdout.write(`load average ${load()}\n`)
