@@ -3,14 +3,15 @@
 // (bench/mcp-connect-server.mjs):
 //
 //   connect   N servers (10 and 20) through createToolkit's mcpConfig (connect, negotiate, tools/list)
-//             against N SDK `Client`s with the stdio transport started with Promise.all (connect, listTools)
+//             against N SDK `Client`s with the stdio transport started with Promise.all (connect,
+//             listTools), pinned to 2026-07-28 and with the SDK's default (the 2025 handshake)
 //   call      one tools/call through toolkit.execute against client.callTool, per call
 //   ttl       the tools/list requests a connected toolkit sends inside the list's ttlMs (60 s): must be 0
 //
 // Medians of per-round ratios (toolkit ÷ SDK); the machine's load average is printed before and after.
 // Run from the repository root:
 //
-//   npx tsx bench/mcp-connect-cost.ts [--only connect|call|ttl] [--rounds 7] [--calls 200]
+//   npx tsx bench/mcp-connect-cost.ts [--only connect|call|ttl] [--rounds 7] [--calls 500]
 
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -21,7 +22,7 @@ import { benchOption } from './side-by-side.js'
 const SERVER = fileURLToPath(new URL('./mcp-connect-server.mjs', import.meta.url))
 const only = benchOption('only', 'all')
 const rounds = Number(benchOption('rounds', '7'))
-const calls = Number(benchOption('calls', '200'))
+const calls = Number(benchOption('calls', '500'))
 const library = await import('../src/index.js')
 const quiet = { warn: () => undefined }
 
@@ -52,8 +53,14 @@ async function toolkitOf(count: number): Promise<Toolkit> {
   return toolkit
 }
 
-async function sdkClient(): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+/**
+ * One SDK client on its own server: `pinned` is told the era the server speaks (2026-07-28, as the toolkit
+ * negotiates it), `default` takes the SDK's default (the 2025 handshake). The SDK's `auto` mode is not a
+ * contender: over stdio it starts a second process of each server to ask the era.
+ */
+async function sdkClient(mode: 'pinned' | 'default' = 'pinned'): Promise<Client> {
+  const options = mode === 'pinned' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}
+  const client = new Client({ name: 'bench', version: '1.0.0' }, options)
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe' }),
   )
@@ -74,32 +81,35 @@ const connectToolkit = (count: number) =>
     const toolkit = await toolkitOf(count)
     return () => toolkit.close()
   })
-const connectSdk = (count: number) =>
+const connectSdk = (count: number, mode: 'pinned' | 'default') =>
   timed(async () => {
-    const clients = await Promise.all(Array.from({ length: count }, sdkClient))
+    const clients = await Promise.all(Array.from({ length: count }, () => sdkClient(mode)))
     return () => Promise.all(clients.map((client) => client.close()))
   })
 
 async function connectRows(): Promise<void> {
+  const contenders = [
+    (count: number) => connectToolkit(count),
+    (count: number) => connectSdk(count, 'pinned'),
+    (count: number) => connectSdk(count, 'default'),
+  ]
   // Module loading and the first process start are paid once, outside the figures.
-  await connectToolkit(1)
-  await connectSdk(1)
-  process.stdout.write(`connect (${rounds} rounds, turns alternating)\n`)
+  for (const connect of contenders) await connect(1)
+  process.stdout.write(`connect (${rounds} rounds, the order rotating)\n`)
   for (const count of [10, 20]) {
-    const toolkit: number[] = []
-    const sdk: number[] = []
+    const times = contenders.map(() => [] as number[])
     for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) {
-        toolkit.push(await connectToolkit(count))
-        sdk.push(await connectSdk(count))
-      } else {
-        sdk.push(await connectSdk(count))
-        toolkit.push(await connectToolkit(count))
+      for (let step = 0; step < contenders.length; step++) {
+        const index = (round + step) % contenders.length
+        times[index]?.push(await (contenders[index] as (count: number) => Promise<number>)(count))
       }
     }
-    const ratio = median(toolkit.map((ms, round) => ms / (sdk[round] as number)))
+    const [toolkit, pinned, plain] = times as [number[], number[], number[]]
+    const ratio = (other: number[]) => median(toolkit.map((ms, round) => ms / (other[round] as number)))
     process.stdout.write(
-      `  ${String(count).padStart(2)} stdio servers  toolkit ${median(toolkit).toFixed(0).padStart(5)} ms   SDK Clients, Promise.all ${median(sdk).toFixed(0).padStart(5)} ms   ${ratio.toFixed(2)}× (target ≤ 1.10×)\n`,
+      `  ${String(count).padStart(2)} stdio servers  toolkit ${median(toolkit).toFixed(0).padStart(5)} ms   ` +
+        `SDK Clients, Promise.all: 2026-07-28 ${median(pinned).toFixed(0).padStart(5)} ms (toolkit ${ratio(pinned).toFixed(2)}×, target ≤ 1.10×), ` +
+        `2025 handshake ${median(plain).toFixed(0).padStart(5)} ms (toolkit ${ratio(plain).toFixed(2)}×)\n`,
     )
   }
 }
@@ -120,8 +130,11 @@ async function callRows(): Promise<void> {
     for (let index = 0; index < calls; index++) await run()
     return ((performance.now() - start) * 1000) / calls
   }
-  await batch(viaToolkit)
-  await batch(viaSdk)
+  // Both paths are compiled hot before the figures: a cold one costs several times a warm one.
+  for (let warm = 0; warm < 10; warm++) {
+    await batch(viaToolkit)
+    await batch(viaSdk)
+  }
   const mine: number[] = []
   const theirs: number[] = []
   for (let round = 0; round < rounds; round++) {
