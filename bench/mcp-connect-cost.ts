@@ -4,7 +4,9 @@
 //
 //   connect   N servers (10 and 20) through createToolkit's mcpConfig (connect, negotiate, tools/list)
 //             against N SDK `Client`s with the stdio transport started with Promise.all (connect,
-//             listTools), pinned to 2026-07-28 and with the SDK's default (the 2025 handshake)
+//             listTools): with the SDK's default (the 2025 handshake) and pinned to 2026-07-28 (then the
+//             SDK asks server/discover on a second process of each server it starts and ends first);
+//             servers on the v2 SDK (both eras) and on the v1 SDK (2025 only, most servers today)
 //   call      one tools/call through toolkit.execute against client.callTool, per call
 //   ttl       the tools/list requests a connected toolkit sends inside the list's ttlMs (60 s): must be 0
 //
@@ -41,9 +43,13 @@ const load = () =>
     .map((value) => value.toFixed(2))
     .join(' ')
 
-async function toolkitOf(count: number): Promise<Toolkit> {
+type ServerKind = 'both eras' | '2025 only'
+const serverArgs = (kind: ServerKind) => (kind === '2025 only' ? [SERVER, '--2025'] : [SERVER])
+
+async function toolkitOf(count: number, kind: ServerKind = 'both eras'): Promise<Toolkit> {
+  const args = serverArgs(kind)
   const mcpServers = Object.fromEntries(
-    Array.from({ length: count }, (_, index) => [`s${index}`, { command: process.execPath, args: [SERVER] }]),
+    Array.from({ length: count }, (_, index) => [`s${index}`, { command: process.execPath, args }]),
   )
   const toolkit = await library.createToolkit({ logger: quiet, mcpConfig: { mcpServers } })
   const failed = Object.entries(toolkit.mcpStatus()).filter(([, status]) => status !== 'connected')
@@ -58,12 +64,14 @@ async function toolkitOf(count: number): Promise<Toolkit> {
  * negotiates it), `default` takes the SDK's default (the 2025 handshake). The SDK's `auto` mode is not a
  * contender: over stdio it starts a second process of each server to ask the era.
  */
-async function sdkClient(mode: 'pinned' | 'default' = 'pinned'): Promise<Client> {
+async function sdkClient(
+  mode: 'pinned' | 'default' = 'pinned',
+  kind: ServerKind = 'both eras',
+): Promise<Client> {
   const options = mode === 'pinned' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}
   const client = new Client({ name: 'bench', version: '1.0.0' }, options)
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe' }),
-  )
+  const args = serverArgs(kind)
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }))
   if ((await client.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
   return client
 }
@@ -76,42 +84,59 @@ async function timed(run: () => Promise<() => Promise<unknown>>): Promise<number
   return ms
 }
 
-const connectToolkit = (count: number) =>
+const connectToolkit = (count: number, kind: ServerKind) =>
   timed(async () => {
-    const toolkit = await toolkitOf(count)
+    const toolkit = await toolkitOf(count, kind)
     return () => toolkit.close()
   })
-const connectSdk = (count: number, mode: 'pinned' | 'default') =>
+const connectSdk = (count: number, mode: 'pinned' | 'default', kind: ServerKind) =>
   timed(async () => {
-    const clients = await Promise.all(Array.from({ length: count }, () => sdkClient(mode)))
+    const clients = await Promise.all(Array.from({ length: count }, () => sdkClient(mode, kind)))
     return () => Promise.all(clients.map((client) => client.close()))
   })
 
+type Connect = (count: number, kind: ServerKind) => Promise<number>
+
 async function connectRows(): Promise<void> {
-  const contenders = [
-    (count: number) => connectToolkit(count),
-    (count: number) => connectSdk(count, 'pinned'),
-    (count: number) => connectSdk(count, 'default'),
+  const contenders: Array<[string, Connect]> = [
+    ['toolkit', connectToolkit],
+    ['SDK, 2025 handshake', (count, kind) => connectSdk(count, 'default', kind)],
+    ['SDK, 2026-07-28', (count, kind) => connectSdk(count, 'pinned', kind)],
   ]
   // Module loading and the first process start are paid once, outside the figures.
-  for (const connect of contenders) await connect(1)
-  process.stdout.write(`connect (${rounds} rounds, the order rotating)\n`)
-  for (const count of [10, 20]) {
-    const times = contenders.map(() => [] as number[])
+  for (const [, connect] of contenders) await connect(1, 'both eras')
+  process.stdout.write(
+    `connect: ms, median of ${rounds} rounds (the order rotating); ratio = toolkit ÷ SDK per round\n`,
+  )
+  const rows: Array<[number, ServerKind]> = [
+    [10, 'both eras'],
+    [20, 'both eras'],
+    [10, '2025 only'],
+    [20, '2025 only'],
+  ]
+  for (const [count, kind] of rows) {
+    // A 2025-only server cannot be pinned to 2026-07-28.
+    const present = contenders.filter(([name]) => kind === 'both eras' || name !== 'SDK, 2026-07-28')
+    const times = present.map(() => [] as number[])
     for (let round = 0; round < rounds; round++) {
-      for (let step = 0; step < contenders.length; step++) {
-        const index = (round + step) % contenders.length
-        times[index]?.push(await (contenders[index] as (count: number) => Promise<number>)(count))
+      for (let step = 0; step < present.length; step++) {
+        const index = (round + step) % present.length
+        const connect = (present[index] as [string, Connect])[1]
+        times[index]?.push(await connect(count, kind))
       }
     }
-    const [toolkit, pinned, plain] = times as [number[], number[], number[]]
-    const ratio = (other: number[]) => median(toolkit.map((ms, round) => ms / (other[round] as number)))
+    const toolkit = times[0] as number[]
+    const cells = present.map(([name], index) => {
+      const own = times[index] as number[]
+      const ms = `${name} ${median(own).toFixed(0)}`
+      if (index === 0) return ms
+      return `${ms} (${median(toolkit.map((value, round) => value / (own[round] as number))).toFixed(2)}×)`
+    })
     process.stdout.write(
-      `  ${String(count).padStart(2)} stdio servers  toolkit ${median(toolkit).toFixed(0).padStart(5)} ms   ` +
-        `SDK Clients, Promise.all: 2026-07-28 ${median(pinned).toFixed(0).padStart(5)} ms (toolkit ${ratio(pinned).toFixed(2)}×, target ≤ 1.10×), ` +
-        `2025 handshake ${median(plain).toFixed(0).padStart(5)} ms (toolkit ${ratio(plain).toFixed(2)}×)\n`,
+      `  ${String(count).padStart(2)} stdio servers, ${kind.padEnd(9)}  ${cells.join('   ')}\n`,
     )
   }
+  process.stdout.write("  target: toolkit ≤ 1.10× the SDK's own clients started with Promise.all\n")
 }
 
 async function callRows(): Promise<void> {
