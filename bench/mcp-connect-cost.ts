@@ -19,6 +19,7 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { StdioProcessTransport } from '../src/mcp/stdio-process-transport.js'
 import { benchOption } from './side-by-side.js'
 
 const SERVER = fileURLToPath(new URL('./mcp-connect-server.mjs', import.meta.url))
@@ -61,17 +62,29 @@ async function toolkitOf(count: number, kind: ServerKind = 'both eras'): Promise
 
 /**
  * One SDK client on its own server: `pinned` is told the era the server speaks (2026-07-28, as the toolkit
- * negotiates it), `default` takes the SDK's default (the 2025 handshake). The SDK's `auto` mode is not a
- * contender: over stdio it starts a second process of each server to ask the era.
+ * negotiates it), `default` takes the SDK's default (the 2025 handshake), both over the SDK's stdio
+ * transport; `same transport` negotiates as the toolkit does (`auto`) over the toolkit's own stdio
+ * transport, which starts each server in a session of its own. The SDK's `auto` mode over its own
+ * transport is not a contender: it starts a second process of each server to ask the era.
  */
-async function sdkClient(
-  mode: 'pinned' | 'default' = 'pinned',
-  kind: ServerKind = 'both eras',
-): Promise<Client> {
-  const options = mode === 'pinned' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}
-  const client = new Client({ name: 'bench', version: '1.0.0' }, options)
+type SdkMode = 'pinned' | 'default' | 'same transport'
+async function sdkClient(mode: SdkMode = 'pinned', kind: ServerKind = 'both eras'): Promise<Client> {
+  const negotiation =
+    mode === 'pinned'
+      ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } }
+      : mode === 'same transport'
+        ? { versionNegotiation: { mode: 'auto' as const } }
+        : {}
+  const client = new Client({ name: 'bench', version: '1.0.0' }, negotiation)
   const args = serverArgs(kind)
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }))
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+  await client.connect(
+    mode === 'same transport'
+      ? new StdioProcessTransport({ command: process.execPath, args, env, cwd: undefined })
+      : new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }),
+  )
   if ((await client.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
   return client
 }
@@ -89,7 +102,7 @@ const connectToolkit = (count: number, kind: ServerKind) =>
     const toolkit = await toolkitOf(count, kind)
     return () => toolkit.close()
   })
-const connectSdk = (count: number, mode: 'pinned' | 'default', kind: ServerKind) =>
+const connectSdk = (count: number, mode: SdkMode, kind: ServerKind) =>
   timed(async () => {
     const clients = await Promise.all(Array.from({ length: count }, () => sdkClient(mode, kind)))
     return () => Promise.all(clients.map((client) => client.close()))
@@ -100,6 +113,7 @@ type Connect = (count: number, kind: ServerKind) => Promise<number>
 async function connectRows(): Promise<void> {
   const contenders: Array<[string, Connect]> = [
     ['toolkit', connectToolkit],
+    ['SDK over the same transport', (count, kind) => connectSdk(count, 'same transport', kind)],
     ['SDK, 2025 handshake', (count, kind) => connectSdk(count, 'default', kind)],
     ['SDK, 2026-07-28', (count, kind) => connectSdk(count, 'pinned', kind)],
   ]
@@ -141,40 +155,60 @@ async function connectRows(): Promise<void> {
 
 async function callRows(): Promise<void> {
   const toolkit = await toolkitOf(1)
-  const client = await sdkClient()
-  const viaToolkit = async () => {
-    const result = await toolkit.execute('s0_echo', { text: 'hi' })
-    if (result.output !== 'hi') throw new Error(`toolkit: ${result.output}`)
-  }
-  const viaSdk = async () => {
+  const own = await sdkClient('pinned')
+  const same = await sdkClient('same transport')
+  const callSdk = (client: Client) => async () => {
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } })
     if ((result.content[0] as { text?: string }).text !== 'hi') throw new Error('sdk: wrong answer')
   }
+  const contenders: Array<[string, () => Promise<void>]> = [
+    [
+      'toolkit.execute',
+      async () => {
+        const result = await toolkit.execute('s0_echo', { text: 'hi' })
+        if (result.output !== 'hi') throw new Error(`toolkit: ${result.output}`)
+      },
+    ],
+    ['client.callTool over the same transport', callSdk(same)],
+    ["client.callTool over the SDK's transport", callSdk(own)],
+  ]
+  // Wall and this process's CPU per call, in µs: on a loaded machine the wall time moves with the load,
+  // the CPU time much less.
   const batch = async (run: () => Promise<void>) => {
+    const cpu = process.cpuUsage()
     const start = performance.now()
     for (let index = 0; index < calls; index++) await run()
-    return ((performance.now() - start) * 1000) / calls
+    const used = process.cpuUsage(cpu)
+    return { wall: ((performance.now() - start) * 1000) / calls, cpu: (used.user + used.system) / calls }
   }
-  // Both paths are compiled hot before the figures: a cold one costs several times a warm one.
-  for (let warm = 0; warm < 10; warm++) {
-    await batch(viaToolkit)
-    await batch(viaSdk)
-  }
-  const mine: number[] = []
-  const theirs: number[] = []
+  // Every path is compiled hot before the figures: a cold one costs several times a warm one.
+  for (let warm = 0; warm < 10; warm++) for (const [, run] of contenders) await batch(run)
+  const samples = contenders.map(() => [] as Array<{ wall: number; cpu: number }>)
   for (let round = 0; round < rounds; round++) {
-    const pair = round % 2 === 0 ? [viaToolkit, viaSdk] : [viaSdk, viaToolkit]
-    const first = await batch(pair[0] as () => Promise<void>)
-    const second = await batch(pair[1] as () => Promise<void>)
-    mine.push(round % 2 === 0 ? first : second)
-    theirs.push(round % 2 === 0 ? second : first)
+    for (let step = 0; step < contenders.length; step++) {
+      const index = (round + step) % contenders.length
+      samples[index]?.push(await batch((contenders[index] as [string, () => Promise<void>])[1]))
+    }
   }
-  const ratio = median(mine.map((us, round) => us / (theirs[round] as number)))
+  const mine = samples[0] as Array<{ wall: number; cpu: number }>
   process.stdout.write(
-    `call (${rounds} rounds × ${calls} calls)\n  toolkit.execute ${median(mine).toFixed(0)} µs/call   client.callTool ${median(theirs).toFixed(0)} µs/call   ${ratio.toFixed(2)}×  (+${(median(mine) - median(theirs)).toFixed(0)} µs)\n`,
+    `call: µs per tools/call, median of ${rounds} rounds × ${calls} calls (the order rotating)\n`,
   )
+  for (const [index, [name]] of contenders.entries()) {
+    const theirs = samples[index] as Array<{ wall: number; cpu: number }>
+    const cell = (metric: 'wall' | 'cpu') => {
+      const value = median(theirs.map((sample) => sample[metric])).toFixed(0)
+      if (index === 0) return `${metric} ${value}`
+      const ratio = median(
+        mine.map((sample, round) => sample[metric] / (theirs[round] as typeof sample)[metric]),
+      )
+      return `${metric} ${value} (toolkit ${ratio.toFixed(2)}×)`
+    }
+    process.stdout.write(`  ${name.padEnd(40)} ${cell('wall')}   ${cell('cpu')}\n`)
+  }
   await toolkit.close()
-  await client.close()
+  await own.close()
+  await same.close()
 }
 
 async function ttlRow(): Promise<void> {
