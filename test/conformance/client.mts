@@ -7,9 +7,11 @@ import { createToolkit } from '../../src/index.js'
 const serverUrl = process.argv[2]
 if (serverUrl === undefined) throw new Error('usage: client.mts <server-url>')
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined> & {
+/** The scenario's data: strings (credentials, a key), and the tool calls some scenarios ask for. */
+type Context = Record<string, string | undefined> & {
   toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }>
 }
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Context
 const REDIRECT_URL = 'http://localhost:3000/callback'
 
 function authOf(): McpAuthConfig | undefined {
