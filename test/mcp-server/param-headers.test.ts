@@ -3,7 +3,9 @@
 // encoded header is refused with HTTP 400 and JSON-RPC error -32020 before the tool runs, and the refusal
 // repeats no value that was sent. The body is read once, within its bound.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { McpServer, createMcpHandler as sdkMcpHandler } from '@modelcontextprotocol/server'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
@@ -174,3 +176,81 @@ describe.each([
     expect(runs).toStrictEqual([])
   })
 })
+
+it('a gateway checks the headers of an upstream tool it serves, and the upstream call carries them again', async () => {
+  // The upstream server is on the v2 SDK, whose handler refuses a 2026-07-28 call without the headers.
+  const upstreamHeaders: Array<string | null> = []
+  const handler = sdkMcpHandler(
+    () => {
+      const server = new McpServer(
+        { name: 'regions', version: '1.0.0' },
+        { supportedProtocolVersions: ['2026-07-28'] },
+      )
+      server.registerTool(
+        'lookup',
+        {
+          description: 'Looks a region up',
+          inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }),
+        },
+        async ({ region }) => ({ content: [{ type: 'text', text: `upstream ${region}` }] }),
+      )
+      return server
+    },
+    { legacy: 'reject' },
+  )
+  const upstream = await serveFetch(async (request) => {
+    if (request.method === 'POST' && request.headers.get('mcp-method') === 'tools/call') {
+      upstreamHeaders.push(request.headers.get('mcp-param-region'))
+    }
+    return handler.fetch(request)
+  })
+  closers.push(() => upstream.close())
+  const toolkit = await createToolkit({
+    logger: { warn: () => undefined },
+    mcpConfig: { mcpServers: { up: { url: `${upstream.url}/mcp` } } },
+  })
+  closers.push(() => toolkit.close())
+  const gateway = await serveFetch(createMcpHandler({ toolkit }))
+  closers.push(() => gateway.close())
+  const url = `${gateway.url}/mcp`
+
+  const client = new Client(
+    { name: 'modern', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN } } },
+  )
+  closers.push(() => client.close())
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  const listed = (await client.listTools()).tools.find((tool) => tool.name === 'up_lookup')
+  expect(listed?.inputSchema.properties?.region).toMatchObject({ 'x-mcp-header': 'Region' })
+  const result = await client.callTool({ name: 'up_lookup', arguments: { region: 'Zürich' } })
+  expect(result.content).toStrictEqual([{ type: 'text', text: 'upstream Zürich' }])
+  expect(upstreamHeaders).toStrictEqual([`=?base64?${btoa('Z\u00c3\u00bcrich')}?=`])
+
+  // Sent without its header, the call is refused at the gateway: the upstream server is not asked.
+  const refused = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'up_lookup',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'up_lookup',
+        arguments: { region: 'eu' },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientInfo': { name: 'by-hand', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  })
+  expect(refused.status).toBe(400)
+  expect(upstreamHeaders).toHaveLength(1)
+}, 60_000)
