@@ -1,5 +1,10 @@
 import type { Client, CompatibilityCallToolResult, Tool as McpTool } from '@modelcontextprotocol/client'
-import { LOG_LEVEL_META_KEY, TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/client'
+import {
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+} from '@modelcontextprotocol/client'
 import { activeTraceContext } from '../shared/trace-context.js'
 import type { JSONSchema, ToolContext, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
@@ -11,10 +16,13 @@ import {
   paramText,
   valueAt,
 } from './mcp-param-headers.js'
+import type { ServerToolList } from './server-tool-list.js'
 import type { Session } from './session.js'
 import { awaitTask, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
+// The JSON-RPC error of a request whose headers disagree with its body.
+const HEADER_MISMATCH = -32020
 
 type CallToolAnswer = CompatibilityCallToolResult
 
@@ -31,23 +39,36 @@ export async function requestToolCall(options: {
   context: ToolContext
   signal: AbortSignal | undefined
   definition?: McpTool | undefined
+  relist?: (() => Promise<McpTool | undefined>) | undefined
 }): Promise<CallToolAnswer> {
-  const { client, tool, args, context, signal, definition } = options
+  const { client, tool, args, context, signal, definition, relist } = options
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
   const params = { name: tool, arguments: args, ...withMeta(context) }
-  const sending = {
-    timeout: timeoutMs,
+  const sending = (timeout: number) => ({
+    timeout,
     ...(signal && { signal }),
     // A progress token is asked for only when the caller listens.
     ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
-  }
+  })
   // `request`, not `callTool`, for every other tool: the SDK would check results against the output
   // schemas it cached, and the connection checks them itself, for every tool.
-  const answer: CallToolAnswer =
-    definition === undefined
-      ? await client.request({ method: 'tools/call', params }, sending)
-      : ((await client.callTool(params, { ...sending, toolDefinition: definition })) as CallToolAnswer)
+  const send = async (toolDefinition: McpTool | undefined, timeout: number): Promise<CallToolAnswer> =>
+    toolDefinition === undefined
+      ? await client.request({ method: 'tools/call', params }, sending(timeout))
+      : ((await client.callTool(params, { ...sending(timeout), toolDefinition })) as CallToolAnswer)
+  let answer: CallToolAnswer
+  try {
+    answer = await send(definition, timeoutMs)
+  } catch (error) {
+    // The server checks the headers against its tool's schema as it is now: when they disagree, the tool
+    // may have changed since it was listed. It is listed again, and the call sent once more if it fits.
+    if (relist === undefined || !(error instanceof ProtocolError && error.code === HEADER_MISMATCH))
+      throw error
+    const fresh = await relist()
+    if (fresh === undefined || paramHeaderProblem(fresh, args) !== undefined) throw error
+    answer = await send(fresh, Math.max(1, deadline - Date.now()))
+  }
   const task = taskOf(answer)
   if (task === undefined) return answer
   return (await awaitTask(client, task, { deadline, signal })) as CallToolAnswer
@@ -77,19 +98,27 @@ function paramHeaderProblem(definition: McpTool, args: Record<string, unknown>):
 
 /**
  * How a call goes out: a 2026-07-28 request over HTTP carries the parameters its tool marks in headers,
- * so it is sent with the tool's `definition`, or refused unsent (`problem`) when one cannot go in a header.
- * Elsewhere (stdio, the 2025 revisions) there are no such headers.
+ * so it is sent with the tool's `definition`, or refused unsent (`problem`) when one cannot go in a header;
+ * `relist` lists the tools again (`list`) for a call whose headers the server finds out of date. Elsewhere
+ * (stdio, the 2025 revisions) there are no such headers.
  */
-export function headerCall(
-  session: Session,
-  definition: McpTool | undefined,
-  args: Record<string, unknown>,
-): { definition?: McpTool; problem?: string } {
-  if (definition === undefined || session.kind === 'stdio' || session.client.getProtocolEra() !== 'modern') {
-    return {}
+export function headerCall(options: {
+  session: Session
+  tools: ServerToolList
+  tool: string
+  args: Record<string, unknown>
+  list: () => Promise<McpTool[]>
+}): { definition?: McpTool; problem?: string; relist?: () => Promise<McpTool | undefined> } {
+  const { session, tools, tool, args, list } = options
+  if (session.kind === 'stdio' || session.client.getProtocolEra() !== 'modern') return {}
+  const relist = async (): Promise<McpTool | undefined> => {
+    tools.publish(await list(), true)
+    return tools.headerDefinition(tool)
   }
+  const definition = tools.headerDefinition(tool)
+  if (definition === undefined) return { relist }
   const problem = paramHeaderProblem(definition, args)
-  return problem === undefined ? { definition } : { problem }
+  return problem === undefined ? { definition, relist } : { problem }
 }
 
 function describeValue(value: unknown): string {

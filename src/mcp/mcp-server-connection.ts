@@ -133,10 +133,11 @@ export class McpServerConnection {
           origin,
         )
       }
-      const { definition, problem } = headerCall(session, this.#tools.headerDefinition(tool), args)
+      const list = () => this.#listTools(session.client, 'refresh')
+      const { problem, ...headers } = headerCall({ session, tools: this.#tools, tool, args, list })
       if (problem !== undefined) return errorResult(`Tool "${tool}" was not called: its ${problem}.`, origin)
       try {
-        const call = { client: session.client, tool, args, context, signal, definition }
+        const call = { client: session.client, tool, args, context, signal, ...headers }
         const result = await requestToolCall(call)
         // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
         const relisting = this.#tools.relisting

@@ -15,7 +15,13 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
 })
 
-function buildServer(modernOnly: boolean): McpServer {
+/** Whether the server's `lookup` marks `region` (a server may add the mark after a client listed it). */
+interface ServerState {
+  marked: boolean
+  lists: number
+}
+
+function buildServer(modernOnly: boolean, state: ServerState): McpServer {
   const server = new McpServer(
     { name: 'regions', version: '1.0.0' },
     { capabilities: { tools: {} }, ...(modernOnly && { supportedProtocolVersions: ['2026-07-28'] }) },
@@ -25,7 +31,7 @@ function buildServer(modernOnly: boolean): McpServer {
     {
       description: 'Looks a region up',
       inputSchema: z.object({
-        region: z.string().meta({ 'x-mcp-header': 'Region' }),
+        region: state.marked ? z.string().meta({ 'x-mcp-header': 'Region' }) : z.string(),
         shard: z.number().int().optional().meta({ 'x-mcp-header': 'Shard' }),
         verbose: z.boolean().optional().meta({ 'x-mcp-header': 'Verbose' }),
         query: z.string(),
@@ -41,14 +47,15 @@ function buildServer(modernOnly: boolean): McpServer {
 }
 
 /** The server over HTTP, keeping the Mcp-Param-* headers of every tools/call it is sent. */
-async function serve(modernOnly = false) {
+async function serve(modernOnly = false, state: ServerState = { marked: true, lists: 0 }) {
   const calls: Array<Record<string, string>> = []
-  const handler = createMcpHandler(() => buildServer(modernOnly), {
+  const handler = createMcpHandler(() => buildServer(modernOnly, state), {
     legacy: modernOnly ? 'reject' : 'stateless',
   })
   const server = await serveFetch(async (request) => {
     if (request.method === 'POST') {
       const body = (await request.clone().json()) as { method?: string }
+      if (body.method === 'tools/list') state.lists++
       if (body.method === 'tools/call') {
         calls.push(Object.fromEntries([...request.headers].filter(([name]) => name.startsWith('mcp-param-'))))
       }
@@ -102,6 +109,18 @@ describe('Mcp-Param-* headers on a 2026-07-28 HTTP connection', () => {
       'Tool "lookup" was not called: its argument "region" (sent in the Mcp-Param-Region header) is 8,011 bytes once encoded, over the 4,096-byte limit of a header value.',
     )
     expect(calls).toStrictEqual([])
+  }, 60_000)
+
+  it('lists the tools again when the server finds the headers out of date, and sends the call once more', async () => {
+    const state = { marked: false, lists: 0 }
+    const { toolkit, calls } = await serve(true, state)
+    expect(state.lists).toBe(1)
+    // The server now mirrors `region`: the call as listed (no header) is refused with -32020.
+    state.marked = true
+    const result = await toolkit.execute('regions_lookup', { region: 'eu', query: 'q' })
+    expect([result.isError, result.output]).toStrictEqual([false, '{"region":"eu"}'])
+    expect(calls).toStrictEqual([{}, { 'mcp-param-region': 'eu' }])
+    expect(state.lists).toBe(2)
   }, 60_000)
 
   it('sends no such headers on a 2025 connection, where the revision has none', async () => {
