@@ -4,6 +4,7 @@
 //   npm run bench -- --only toolnexus-ai-sdk,floor-do-generate --skip-scale
 //   npm run bench -- --skip-durable      without the durable-run figures (bench/durable-overhead.ts)
 //   npm run bench -- --skip-loop-overhead without the in-process loop figures (bench/loop-overhead.ts)
+//   npm run bench -- --skip-mcp-connect  without the MCP connection figures (bench/mcp-connect-cost.ts)
 // BENCH_SKIP_LIBRARY_BUILD=1 reuses the library's current dist/.
 
 import { spawnSync } from 'node:child_process'
@@ -36,7 +37,8 @@ run(process.execPath, [join(benchDir, 'scripts', 'build.mjs')], benchDir)
 const given = process.argv.slice(2)
 const skipDurable = given.includes('--skip-durable')
 const skipLoopOverhead = given.includes('--skip-loop-overhead')
-const own = new Set(['--skip-durable', '--skip-loop-overhead'])
+const skipMcpConnect = given.includes('--skip-mcp-connect')
+const own = new Set(['--skip-durable', '--skip-loop-overhead', '--skip-mcp-connect'])
 run(
   process.execPath,
   [join(benchDir, 'dist', 'run-bench.js'), ...given.filter((arg) => !own.has(arg))],
@@ -52,6 +54,12 @@ if (!skipLoopOverhead) {
     ['--import', 'tsx', join(benchDir, 'loop-overhead.ts'), '--library', join(libraryDir, 'dist'), ...quick],
     libraryDir,
   )
+}
+// What an MCP connection costs through a toolkit against the v2 SDK's own clients, side by side in one
+// process: connecting 10 and 20 stdio servers, one tools/call, and tools/list inside ttlMs (must be 0).
+if (!skipMcpConnect) {
+  const quick = given.includes('--quick') ? ['--rounds', '3', '--calls', '200'] : []
+  run(process.execPath, ['--import', 'tsx', join(benchDir, 'mcp-connect-cost.ts'), ...quick], libraryDir)
 }
 // The durable-run figures (per-step cost on a local Postgres, kill → finish): Postgres binaries needed.
 if (!skipDurable) {

@@ -10,6 +10,7 @@ import { consoleLogger, type Logger } from '../shared/logger.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { approvalCodec } from './ask-approval.js'
+import { checkParamHeaders, isToolCall, readJsonBody } from './check-param-headers.js'
 import {
   createToolkitMcpServer,
   type McpServeOptions,
@@ -171,22 +172,43 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
         sessionIdleMs,
       })
     : undefined
+  // A served tool's schema, for the check of its Mcp-Param-* headers; nothing for a tool not served.
+  const inputSchemaOf = (name: string): unknown => {
+    const tool = toolkit.get(name)
+    return tool !== undefined && (servesApprovals || !mayNeedApproval(toolkit, tool))
+      ? tool.inputSchema
+      : undefined
+  }
+  const serve = (request: Request, parsed: unknown, authInfo: AuthInfo): Promise<Response> =>
+    perRequest.fetch(request, { authInfo, ...(parsed !== undefined && { parsedBody: parsed }) })
+  // A 2026-07-28 call whose Mcp-Param-* headers are missing or disagree with its arguments is refused.
+  const serveModern = async (request: Request, parsed: unknown, authInfo: AuthInfo): Promise<Response> =>
+    checkParamHeaders({ message: parsed, headers: request.headers, inputSchemaOf }) ??
+    serve(request, parsed, authInfo)
   return async (request) => {
     const pass = await guard(request)
     if (pass instanceof Response) return pass
     // Who the caller is, for the tasks of this request: handed to the server instance made for it.
     const authInfo = callerInfo(request, pass.caller)
+    // Read once: the era, the header check and the SDK all see this message.
+    const body = await readJsonBody(request)
+    if (body instanceof Response) return body
+    const { parsed } = body
     if (sessionful === undefined) {
       if (request.method !== 'POST') {
         return refusal(405, 'Method not allowed: this MCP server is stateless and answers POST only.', {
           allow: 'POST',
         })
       }
-      return perRequest.fetch(request, { authInfo })
+      // Only a 2026-07-28 call carries Mcp-Param-* headers; a 2025 one is served as it comes.
+      const legacyCall = !isToolCall(parsed) || (await isLegacyRequest(request, parsed))
+      return legacyCall ? serve(request, parsed, authInfo) : serveModern(request, parsed, authInfo)
     }
     const legacy =
-      request.method !== 'POST' || request.headers.has('mcp-session-id') || (await isLegacyRequest(request))
-    return legacy ? sessionful(request) : perRequest.fetch(request, { authInfo })
+      request.method !== 'POST' ||
+      request.headers.has('mcp-session-id') ||
+      (await isLegacyRequest(request, parsed))
+    return legacy ? sessionful(request, parsed) : serveModern(request, parsed, authInfo)
   }
 }
 // The key under which the caller's identity rides to the server instance of a request.

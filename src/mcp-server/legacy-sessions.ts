@@ -22,7 +22,7 @@ export function legacySessions(options: {
   createServer: () => Server
   maxSessions: number
   sessionIdleMs: number
-}): (request: Request) => Promise<Response> {
+}): (request: Request, parsedBody?: unknown) => Promise<Response> {
   const sessions = new Map<string, Session>()
   const { createServer, maxSessions, sessionIdleMs: idleMs } = options
   // Sessions being initialized, counted against the cap with the live ones.
@@ -34,7 +34,9 @@ export function legacySessions(options: {
   const sweep = (now: number): void => {
     for (const [id, session] of sessions) if (now - session.lastUsed > idleMs) close(id, session)
   }
-  return async (request) => {
+  // The body, when the caller has read it already, goes to the transport parsed.
+  return async (request, parsedBody) => {
+    const given = parsedBody === undefined ? undefined : { parsedBody }
     const now = Date.now()
     sweep(now)
     const id = request.headers.get('mcp-session-id')
@@ -42,7 +44,7 @@ export function legacySessions(options: {
       const session = sessions.get(id)
       if (session === undefined) return refusal(404, 'Session not found: initialize a new session.')
       session.lastUsed = now
-      return session.transport.handleRequest(request)
+      return session.transport.handleRequest(request, given)
     }
     if (request.method !== 'POST') {
       return refusal(400, 'Bad request: send an initialize request first, or the Mcp-Session-Id header.')
@@ -66,7 +68,7 @@ export function legacySessions(options: {
     starting++
     try {
       await server.connect(transport)
-      const response = await transport.handleRequest(request)
+      const response = await transport.handleRequest(request, given)
       // Anything but an initialize is refused by the transport and starts no session.
       if (transport.sessionId === undefined) await server.close()
       return response

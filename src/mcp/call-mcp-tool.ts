@@ -1,8 +1,9 @@
-import type { Client, CompatibilityCallToolResult } from '@modelcontextprotocol/client'
+import type { Client, CompatibilityCallToolResult, Tool as McpTool } from '@modelcontextprotocol/client'
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   MissingRequiredClientCapabilityError,
+  ProtocolError,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
 } from '@modelcontextprotocol/client'
@@ -11,12 +12,16 @@ import { activeTraceContext } from '../shared/trace-context.js'
 import { pendingTaskResult } from '../tool/pending-task.js'
 import type { JSONSchema, ToolContext, ToolInputRequest, ToolInputRound, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
+import { paramHeaderProblem } from './header-call.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
+import type { Session } from './session.js'
 import { awaitTask, TASKS_EXTENSION, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
 // Bounds a server that keeps asking for more input before it answers one call.
 const MAX_INPUT_ROUNDS = 8
+// The JSON-RPC error of a request whose headers disagree with its body.
+const HEADER_MISMATCH = -32020
 
 type CallToolAnswer = CompatibilityCallToolResult
 
@@ -27,6 +32,7 @@ export class StillWorking {
 
 /** One request of a call, sent on the session's client: a `tools/call`, or a task's `tasks/get`. */
 export type CallRequest = (on: {
+  session: Session
   client: Client
   signal: AbortSignal | undefined
   taskWaitMs: number | undefined
@@ -35,7 +41,9 @@ export type CallRequest = (on: {
 /**
  * Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none).
  * A call the server answers with a task is polled to its result within the same timeout, or for
- * `taskWaitMs` at most, after which the task is left working (`new StillWorking(taskId)`).
+ * `taskWaitMs` at most, after which the task is left working (`new StillWorking(taskId)`). Given the tool's
+ * `definition` (a tool whose parameters go into `Mcp-Param-*` headers), the SDK's `callTool` sends it and
+ * mirrors those parameters; the definition carries no output schema, which the connection checks itself.
  */
 export async function requestToolCall(options: {
   client: Client
@@ -44,29 +52,46 @@ export async function requestToolCall(options: {
   context: ToolContext
   signal: AbortSignal | undefined
   taskWaitMs: number | undefined
+  definition?: McpTool | undefined
+  relist?: (() => Promise<McpTool | undefined>) | undefined
+  /** Why the call cannot go out with its parameters in headers: it is refused unsent. */
+  problem?: string | undefined
 }): Promise<CallToolAnswer | StillWorking> {
-  const { client, tool, args, context, signal, taskWaitMs } = options
+  const { client, tool, args, context, signal, taskWaitMs, definition, relist, problem } = options
+  if (problem !== undefined) return failedAnswer(`Tool "${tool}" was not called: its ${problem}.`)
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
   // A 2026-07-28 server's questions go up to whoever serves this toolkit, when its caller can answer them.
   const round =
     context.inputRound !== undefined && client.getProtocolEra() === 'modern' ? context.inputRound : undefined
-  const send = async (resume: Resume | undefined): Promise<CallToolAnswer> =>
-    // `request`, not `callTool`: the SDK checks output schemas only for the last page of tools/list,
-    // so the connection checks them itself, for every tool.
-    client.request(
-      {
-        method: 'tools/call',
-        params: { name: tool, arguments: args, ...resume, ...withMeta(context, round) },
-      },
-      {
-        timeout: Math.max(1, deadline - Date.now()),
-        ...(signal && { signal }),
-        // A progress token is asked for only when the caller listens.
-        ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
-        ...(round !== undefined && { allowInputRequired: true }),
-      },
-    )
+  const sendWith = async (toolDefinition: McpTool | undefined, resume: Resume | undefined) => {
+    const params = { name: tool, arguments: args, ...resume, ...withMeta(context, round) }
+    const sending = {
+      timeout: Math.max(1, deadline - Date.now()),
+      ...(signal && { signal }),
+      // A progress token is asked for only when the caller listens.
+      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
+      ...(round !== undefined && { allowInputRequired: true }),
+    }
+    // `request`, not `callTool`, for every other tool: the SDK would check results against the output
+    // schemas it cached, and the connection checks them itself, for every tool.
+    return toolDefinition === undefined
+      ? ((await client.request({ method: 'tools/call', params }, sending)) as CallToolAnswer)
+      : ((await client.callTool(params, { ...sending, toolDefinition })) as CallToolAnswer)
+  }
+  const send = async (resume: Resume | undefined): Promise<CallToolAnswer> => {
+    try {
+      return await sendWith(definition, resume)
+    } catch (error) {
+      // The server checks the headers against its tool's schema as it is now: when they disagree, the
+      // tool may have changed since it was listed. It is listed again, and the call sent once more if it fits.
+      if (relist === undefined || !(error instanceof ProtocolError && error.code === HEADER_MISMATCH))
+        throw error
+      const fresh = await relist()
+      if (fresh === undefined || paramHeaderProblem(fresh, args) !== undefined) throw error
+      return await sendWith(fresh, resume)
+    }
+  }
   const answer = round === undefined ? await send(undefined) : await askedThrough(round, send)
   const task = taskOf(answer)
   if (task === undefined) return answer

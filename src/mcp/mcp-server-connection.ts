@@ -21,6 +21,7 @@ import { connectionOAuth } from './connection-oauth.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
 import { createMcpClient } from './create-mcp-client.js'
 import { describeCallFailure, describeError, describeExit, serverAnswered } from './describe-mcp-failure.js'
+import { headerCall } from './header-call.js'
 import { type ListPage, listAllPages } from './list-all-pages.js'
 import { listOffered, type OfferedList } from './list-offered.js'
 import { listServerTools } from './list-server-tools.js'
@@ -115,7 +116,11 @@ export class McpServerConnection {
 
   /** Calls a tool by its name on the server. Never throws: every failure is an error result. */
   call(tool: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-    return this.#send(tool, context, (on) => requestToolCall({ ...on, tool, args, context }))
+    return this.#send(tool, context, (on) => {
+      const list = () => this.#listTools(on.session.client, 'refresh')
+      const headers = headerCall({ session: on.session, tools: this.#tools, tool, args, list })
+      return requestToolCall({ ...on, tool, args, context, ...headers })
+    })
   }
 
   /** Asks for the result of a task a call of `tool` left working (`taskWaitMs`). Never throws. */
@@ -140,7 +145,8 @@ export class McpServerConnection {
         )
       }
       try {
-        const result = await request({ client: session.client, signal, taskWaitMs: this.plan.taskWaitMs })
+        const on = { session, client: session.client, signal, taskWaitMs: this.plan.taskWaitMs }
+        const result = await request(on)
         // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
         const relisting = this.#tools.relisting
         if (relisting !== undefined) await relisting
@@ -250,11 +256,7 @@ export class McpServerConnection {
   #toolsChanged(session: Session): void {
     if (session !== this.#session) return
     this.#tools.relist({
-      list: () =>
-        withDeadline(this.#listTools(session.client, 'refresh'), {
-          ms: this.plan.timeoutMs,
-          phase: 'tools/list',
-        }),
+      list: () => this.#listTools(session.client, 'refresh'),
       isCurrent: () => session === this.#session,
       onError: (error) =>
         this.#options.onWarning?.(
@@ -353,11 +355,7 @@ export class McpServerConnection {
     })
     for (let attempt = 1; ; attempt++) {
       try {
-        const tools = await withDeadline(this.#listTools(session.client), {
-          ms: this.plan.timeoutMs,
-          phase: 'tools/list',
-        })
-        return { session, tools }
+        return { session, tools: await this.#listTools(session.client) }
       } catch (error) {
         // Listing may need more scope than connecting did (step-up): authorize, then list again.
         const retry =
@@ -371,9 +369,11 @@ export class McpServerConnection {
     }
   }
 
+  /** Every tool (all pages), within the server's timeout. */
   #listTools(client: Client, cacheMode: CacheMode = 'use'): Promise<McpTool[]> {
     const walk = (page: ListPage<McpTool>) => this.#pages('tools', MAX_TOOL_PAGES, page)
-    return listServerTools({ client, timeoutMs: this.plan.timeoutMs, cacheMode, walk })
+    const listing = listServerTools({ client, timeoutMs: this.plan.timeoutMs, cacheMode, walk })
+    return withDeadline(listing, { ms: this.plan.timeoutMs, phase: 'tools/list' })
   }
 
   /** Closes a session in the background; `close()` waits for every one. */

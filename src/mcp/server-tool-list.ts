@@ -1,14 +1,18 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client'
 import { isRecord } from '../shared/is-record.js'
 import type { JSONSchema } from '../tool/types.js'
+import { paramHeaders } from './mcp-param-headers.js'
 
 /**
  * A connection's view of its server's tools: the output schema of each tool that declares one (calls check
- * their results against it), and the relisting a `notifications/tools/list_changed` starts.
+ * their results against it), the definition of each tool whose schema mirrors parameters into headers
+ * (`x-mcp-header`), and the relisting a `notifications/tools/list_changed` starts.
  */
 export class ServerToolList {
   // The output schema of each tool that declares one, by the server's tool name.
   #outputSchemas = new Map<string, JSONSchema>()
+  // The definition (without its output schema) of each tool with parameters that go into headers.
+  #headerTools = new Map<string, McpTool>()
   // A tools/list after a change notice, while it runs; calls wait for it before answering.
   #relisting: Promise<void> | undefined
   #relistAgain = false
@@ -27,13 +31,22 @@ export class ServerToolList {
     return this.#outputSchemas.get(tool)
   }
 
+  /** The tool's definition without its output schema, when its schema puts parameters into headers. */
+  headerDefinition(tool: string): McpTool | undefined {
+    return this.#headerTools.get(tool)
+  }
+
   /** Keeps what calls need from a tool list and hands it to the source (which re-exposes the tools). */
   publish(tools: readonly McpTool[], changed: boolean): void {
     const schemas = new Map<string, JSONSchema>()
+    const headerTools = new Map<string, McpTool>()
     for (const tool of tools) {
-      if (isRecord(tool.outputSchema)) schemas.set(tool.name, tool.outputSchema)
+      const { outputSchema, ...definition } = tool
+      if (isRecord(outputSchema)) schemas.set(tool.name, outputSchema)
+      if (paramHeaders(tool.inputSchema).length > 0) headerTools.set(tool.name, definition)
     }
     this.#outputSchemas = schemas
+    this.#headerTools = headerTools
     if (changed) this.#onToolsChanged?.(tools)
   }
 

@@ -7,7 +7,11 @@ import { createToolkit } from '../../src/index.js'
 const serverUrl = process.argv[2]
 if (serverUrl === undefined) throw new Error('usage: client.mts <server-url>')
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>
+/** The scenario's data: strings (credentials, a key), and the tool calls some scenarios ask for. */
+type Context = Record<string, string | undefined> & {
+  toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }>
+}
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Context
 const REDIRECT_URL = 'http://localhost:3000/callback'
 
 function authOf(): McpAuthConfig | undefined {
@@ -60,11 +64,15 @@ const toolkit = await createToolkit({
 })
 
 let failed = toolkit.mcpStatus().server !== 'connected'
-for (const tool of toolkit.tools()) {
-  const result = await toolkit.execute(tool.name, sampleArgs(tool.inputSchema))
+// The calls the scenario names (its tools under the toolkit's names), else each tool with sample arguments.
+const calls =
+  context.toolCalls?.map((call) => ({ name: `server_${call.name}`, args: call.arguments ?? {} })) ??
+  toolkit.tools().map((tool) => ({ name: tool.name, args: sampleArgs(tool.inputSchema) }))
+for (const { name, args } of calls) {
+  const result = await toolkit.execute(name, args)
   if (result.isError) {
     failed = true
-    console.error(`${tool.name}: ${result.output}`)
+    console.error(`${name}: ${result.output}`)
   }
 }
 for (const warning of warnings) console.error(warning)

@@ -153,6 +153,20 @@ const toolkit = await createToolkit({
       },
       execute: (args) => JSON.stringify(args),
     }),
+    // Its region is mirrored into the Mcp-Param-Region header, which a 2026-07-28 call must carry.
+    defineTool({
+      name: 'test_region_lookup',
+      description: 'Looks a region up; the region rides in a header as well.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'The region', 'x-mcp-header': 'Region' },
+          query: { type: 'string', description: 'What to look up' },
+        },
+        required: ['region'],
+      },
+      execute: ({ region }) => `Region ${region}.`,
+    }),
   ],
 })
 
