@@ -45,6 +45,8 @@ export interface RankingWeights {
   meaning: number
   /** With word vectors: how many full-text matches are mixed with the meaning of every tool. */
   fullTextDepth: number
+  /** How much a query term said more than once gains: its weight is multiplied by 1 + this × ln(times said). */
+  repeated: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -58,6 +60,7 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   maxPostings: 1_000,
   meaning: 2,
   fullTextDepth: 50,
+  repeated: 1,
 }
 
 const FIELDS = ['name', 'description', 'params', 'source'] as const
@@ -174,19 +177,21 @@ export class ToolIndex {
 
   /**
    * A query's terms worth searching for: those some tool has, rarest first, at most `maxQueryTerms`,
-   * within `maxPostings`.
+   * within `maxPostings`; each with how many times the query says it.
    */
-  #queryTerms(query: string): string[] {
-    const known = [...new Set(searchTerms(query))]
+  #queryTerms(query: string): Map<string, number> {
+    const said = new Map<string, number>()
+    for (const term of searchTerms(query)) said.set(term, (said.get(term) ?? 0) + 1)
+    const known = [...said.keys()]
       .map((term) => ({ term, count: this.#documentFrequency.get(term) ?? 0 }))
       .filter(({ count }) => count > 0)
       .sort((a, b) => a.count - b.count)
-    const terms: string[] = []
+    const terms = new Map<string, number>()
     let postings = 0
     for (const { term, count } of known) {
-      if (terms.length >= this.#weights.maxQueryTerms) break
-      if (terms.length > 0 && postings + count > this.#weights.maxPostings) break
-      terms.push(term)
+      if (terms.size >= this.#weights.maxQueryTerms) break
+      if (terms.size > 0 && postings + count > this.#weights.maxPostings) break
+      terms.set(term, said.get(term) ?? 1)
       postings += count
     }
     return terms
@@ -202,14 +207,28 @@ export class ToolIndex {
   #fullText(query: string, limit: number): ToolMatch[] {
     const matches: ToolMatch[] = []
     const terms = this.#queryTerms(query)
-    if (terms.length === 0) return matches
-    for (const hit of this.#search.search(terms.join(' '), this.#options)) {
+    if (terms.size === 0) return matches
+    const options: SearchOptions = { ...this.#options, boostTerm: (term) => this.#termWeight(term, terms) }
+    for (const hit of this.#search.search([...terms.keys()].join(' '), options)) {
       if (matches.length >= limit) break
       const tool = this.#indexed.get(String(hit.id))?.tool
       if (tool !== undefined)
         matches.push({ name: tool.name, description: tool.description, score: hit.score })
     }
     return matches
+  }
+
+  /**
+   * What one query term weighs: its rarity among the tools (inverse document frequency over all fields),
+   * times 1 + ln(how many times the query says it). BM25 weighs a term's rarity within each field; this
+   * weighs it once more on the query's side, so one rare word of a long request (a product, a place, a
+   * format) outweighs several of its common ones (find, information, provide), and a word the request
+   * repeats counts for more.
+   */
+  #termWeight(term: string, terms: ReadonlyMap<string, number>): number {
+    const tools = this.#documentFrequency.get(term) ?? 1
+    const rarity = Math.log(1 + (this.size - tools + 0.5) / (tools + 0.5))
+    return rarity * (1 + this.#weights.repeated * Math.log(terms.get(term) ?? 1))
   }
 
   /**

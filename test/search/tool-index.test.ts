@@ -48,3 +48,27 @@ describe('ToolIndex', () => {
     expect(index.search('archive', 10).map((match) => match.name)).toStrictEqual(['mail_file'])
   })
 })
+
+describe('ToolIndex query weights', () => {
+  it('ranks a tool with the one rare word of a request over one with its common words', () => {
+    const index = new ToolIndex()
+    index.update([
+      tool('topic_lookup', 'Find and provide information.'),
+      ...Array.from({ length: 4 }, (_, at) => tool(`finder_${at}`, `Find information about place ${at}.`)),
+      ...Array.from({ length: 3 }, (_, at) => tool(`provider_${at}`, `Provide document ${at}.`)),
+      tool('currency_convert', 'Convert an amount between currencies.'),
+    ])
+    // "currency" is in one tool of nine; "find", "provide" and "information" in most of them.
+    const names = index
+      .search('find and provide information on the franc currency', 2)
+      .map((match) => match.name)
+    expect(names).toStrictEqual(['currency_convert', 'topic_lookup'])
+  })
+
+  it('counts a word the request repeats for more', () => {
+    const index = new ToolIndex()
+    index.update([tool('mail_send', 'Send a mail.'), tool('file_read', 'Read a file from the disk.')])
+    // Each tool has one of the words; the request says "file" twice.
+    expect(index.search('the file, that file, and a mail', 2)[0]?.name).toStrictEqual('file_read')
+  })
+})
