@@ -32,6 +32,8 @@ const STOP_WORDS = new Set([...stopwords, ...REQUEST_WORDS])
 const NON_ASCII = /[^\p{ASCII}]/u
 // A word, split at camel-case humps: `getHTTPResponse` → get, HTTP, Response.
 const WORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{N}+/gu
+// The same over text that is all ASCII (most tool text): the same words, found faster.
+const ASCII_WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g
 // Scripts written without spaces between words: only their runs go through the (slower) segmenter.
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
@@ -47,6 +49,10 @@ let segmenter: Intl.Segmenter | undefined
  */
 function splitWords(text: string): string[] {
   const words: string[] = []
+  if (!NON_ASCII.test(text)) {
+    for (const match of text.matchAll(ASCII_WORD)) words.push(match[0].toLowerCase())
+    return words
+  }
   for (const match of text.matchAll(WORD)) {
     const run = match[0]
     if (!NON_ASCII.test(run) || !UNSPACED.test(run)) {

@@ -14,10 +14,10 @@ export interface ToolMatch {
 /** The text of one tool the index reads, field by field. */
 interface ToolDocument {
   id: string
-  name: string
-  description: string
-  params: string
-  source: string
+  name: string[]
+  description: string[]
+  params: string[]
+  source: string[]
 }
 
 /** How the fields weigh against each other, and how a query term may match. */
@@ -87,7 +87,7 @@ export class ToolIndex {
   // In how many indexed tools each term occurs, to weigh a query's terms before searching.
   readonly #documentFrequency = new Map<string, number>()
   // A server's terms, made once for all its tools.
-  readonly #sourceTerms = new Map<string, string>()
+  readonly #sourceTerms = new Map<string, string[]>()
   readonly #vectors: WordVectors | undefined
 
   constructor(weights: RankingWeights = DEFAULT_WEIGHTS, vectors?: WordVectors) {
@@ -95,8 +95,11 @@ export class ToolIndex {
     this.#search = new MiniSearch<ToolDocument>({
       fields: [...FIELDS],
       storeFields: [],
-      // Documents arrive as their terms, space-separated, made once by the tokenizer below.
-      tokenize: splitTerms,
+      // A document holds each field as its terms, made once by `searchTerms`: MiniSearch is handed each
+      // array as it is (its stringify and tokenize steps pass it through), so no text is joined and
+      // split again on the way in.
+      stringifyField: (terms) => terms,
+      tokenize: (terms) => terms as unknown as string[],
       processTerm: (term) => term,
       // Queries arrive as their terms too: `search` picks them.
       searchOptions: { tokenize: splitTerms, processTerm: (term) => term },
@@ -160,17 +163,17 @@ export class ToolIndex {
     const params: string[] = []
     collectParams(tool.inputSchema, params, 0)
     const description = typeof tool.description === 'string' ? tool.description : ''
-    let source = ''
+    let source: string[] = []
     if (tool.server !== undefined) {
       const text = `${tool.server.name} ${tool.server.description ?? ''}`
-      source = this.#sourceTerms.get(text) ?? searchTerms(text).join(' ')
+      source = this.#sourceTerms.get(text) ?? searchTerms(text)
       this.#sourceTerms.set(text, source)
     }
     return {
       id: tool.name,
-      name: searchTerms(tool.name).join(' '),
-      description: searchTerms(description).join(' '),
-      params: searchTerms(params.join(' ')).join(' '),
+      name: searchTerms(tool.name),
+      description: searchTerms(description),
+      params: searchTerms(params.join(' ')),
       source,
     }
   }
@@ -282,7 +285,7 @@ const MAX_CACHED_SOURCES = 1_000
 
 function distinctTerms(document: ToolDocument): string[] {
   const terms = new Set<string>()
-  for (const field of FIELDS) for (const term of splitTerms(document[field])) terms.add(term)
+  for (const field of FIELDS) for (const term of document[field]) terms.add(term)
   return [...terms]
 }
 
