@@ -2,6 +2,7 @@ import MiniSearch, { type SearchOptions } from 'minisearch'
 import type { JSONSchema, Tool } from '../tool/types.js'
 import { definitionKey } from './definition-key.js'
 import { searchTerms, searchWords } from './search-terms.js'
+import { ServerIndex } from './server-index.js'
 import { similarity, textVector, type WordVectors } from './word-vectors.js'
 
 /** One tool a search found: its exposed name, its description and how well it matched (higher is better). */
@@ -17,7 +18,6 @@ interface ToolDocument {
   name: string[]
   description: string[]
   params: string[]
-  source: string[]
 }
 
 /** How the fields weigh against each other, and how a query term may match. */
@@ -63,7 +63,7 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   repeated: 1,
 }
 
-const FIELDS = ['name', 'description', 'params', 'source'] as const
+const FIELDS = ['name', 'description', 'params'] as const
 // Bounds on what one schema adds to the index, so a huge or deeply nested schema stays cheap.
 const MAX_PARAM_DEPTH = 3
 const MAX_PARAMS = 64
@@ -80,6 +80,8 @@ const MAX_PARAMS = 64
  */
 export class ToolIndex {
   readonly #search: MiniSearch<ToolDocument>
+  readonly #servers = new ServerIndex()
+  readonly #serverOptions: SearchOptions
   readonly #options: SearchOptions
   readonly #weights: RankingWeights
   // The definition each indexed tool had, so an update re-indexes only what changed.
@@ -110,13 +112,13 @@ export class ToolIndex {
         name: weights.name,
         description: weights.description,
         params: weights.params,
-        source: weights.source,
       },
       // Whole terms only: prefix and fuzzy matching multiply the work per query term and, measured on the
       // tuning part of the benchmarks, found nothing more.
       combineWith: 'OR',
       bm25: { k: weights.k, b: weights.b, d: 0.5 },
     }
+    this.#serverOptions = { ...this.#options, boost: { source: weights.source } }
   }
 
   /** Brings the index in line with `tools`: drops the tools gone, re-indexes the ones whose definition changed. */
@@ -131,10 +133,13 @@ export class ToolIndex {
       }
       if (known !== undefined) this.#discard(known)
       const document = this.#document(tool)
+      const server = this.#server(tool)
+      if (server !== undefined) this.#servers.add(server.key, server.terms, tool.name)
       next.set(tool.name, {
         tool,
         key: definitionKey(tool),
-        terms: distinctTerms(document),
+        server: server?.key,
+        terms: distinctTerms(document, server?.terms),
         meaning: this.#vectors === undefined ? undefined : textVector(this.#vectors, meaningWords(tool)),
       })
       added.push(document)
@@ -152,6 +157,7 @@ export class ToolIndex {
 
   #discard(known: Indexed): void {
     this.#search.discard(known.tool.name)
+    if (known.server !== undefined) this.#servers.remove(known.server, known.tool.name)
     for (const term of known.terms) {
       const count = (this.#documentFrequency.get(term) ?? 0) - 1
       if (count > 0) this.#documentFrequency.set(term, count)
@@ -163,19 +169,21 @@ export class ToolIndex {
     const params: string[] = []
     collectParams(tool.inputSchema, params, 0)
     const description = typeof tool.description === 'string' ? tool.description : ''
-    let source: string[] = []
-    if (tool.server !== undefined) {
-      const text = `${tool.server.name} ${tool.server.description ?? ''}`
-      source = this.#sourceTerms.get(text) ?? searchTerms(text)
-      this.#sourceTerms.set(text, source)
-    }
     return {
       id: tool.name,
       name: searchTerms(tool.name),
       description: searchTerms(description),
       params: searchTerms(params.join(' ')),
-      source,
     }
+  }
+
+  /** A tool's server, by its text, and the terms of that text (made once per server). */
+  #server(tool: Tool): { key: string; terms: string[] } | undefined {
+    if (tool.server === undefined) return undefined
+    const key = `${tool.server.name} ${tool.server.description ?? ''}`
+    const terms = this.#sourceTerms.get(key) ?? searchTerms(key)
+    this.#sourceTerms.set(key, terms)
+    return { key, terms }
   }
 
   /**
@@ -211,12 +219,28 @@ export class ToolIndex {
     const matches: ToolMatch[] = []
     const terms = this.#queryTerms(query)
     if (terms.size === 0) return matches
-    const options: SearchOptions = { ...this.#options, boostTerm: (term) => this.#termWeight(term, terms) }
-    for (const hit of this.#search.search([...terms.keys()].join(' '), options)) {
+    const boostTerm = (term: string) => this.#termWeight(term, terms)
+    const text = [...terms.keys()].join(' ')
+    const found = new Map<string, { score: number; terms: string[] }>()
+    for (const hit of this.#search.search(text, { ...this.#options, boostTerm })) {
+      found.set(String(hit.id), { score: hit.score / hit.queryTerms.length, terms: hit.queryTerms })
+    }
+    for (const server of this.#servers.search(text, { ...this.#serverOptions, boostTerm })) {
+      for (const name of server.tools) {
+        const own = found.get(name)
+        if (own === undefined) found.set(name, { score: server.score, terms: server.terms })
+        else
+          found.set(name, {
+            score: own.score + server.score,
+            terms: [...new Set([...own.terms, ...server.terms])],
+          })
+      }
+    }
+    const scores = [...found].map(([name, { score, terms }]) => [name, score * terms.length] as const)
+    for (const [name, score] of scores.sort((a, b) => b[1] - a[1])) {
       if (matches.length >= limit) break
-      const tool = this.#indexed.get(String(hit.id))?.tool
-      if (tool !== undefined)
-        matches.push({ name: tool.name, description: tool.description, score: hit.score })
+      const tool = this.#indexed.get(name)?.tool
+      if (tool !== undefined) matches.push({ name: tool.name, description: tool.description, score })
     }
     return matches
   }
@@ -268,6 +292,8 @@ export class ToolIndex {
 interface Indexed {
   tool: Tool
   key: string
+  /** Its server's text, by which the server index knows it. */
+  server: string | undefined
   /** The distinct terms of its document, all fields together. */
   terms: string[]
   /** With word vectors: the meaning of its name, description and server. */
@@ -283,8 +309,8 @@ function meaningWords(tool: Tool): string[] {
 
 const MAX_CACHED_SOURCES = 1_000
 
-function distinctTerms(document: ToolDocument): string[] {
-  const terms = new Set<string>()
+function distinctTerms(document: ToolDocument, server: readonly string[] = []): string[] {
+  const terms = new Set<string>(server)
   for (const field of FIELDS) for (const term of document[field]) terms.add(term)
   return [...terms]
 }

@@ -72,3 +72,40 @@ describe('ToolIndex query weights', () => {
     expect(index.search('the file, that file, and a mail', 2)[0]?.name).toStrictEqual('file_read')
   })
 })
+
+describe('ToolIndex servers', () => {
+  const served = (name: string, description: string, server: string): Tool => ({
+    ...tool(name, description),
+    source: 'mcp',
+    server: { name: 'web', description: server },
+  })
+
+  it('finds a tool by its server, and follows the server through updates', () => {
+    const index = new ToolIndex()
+    const browser = [
+      served('web_click', 'Click an element.', 'Drives a headless browser.'),
+      served('web_fill', 'Fill in a field.', 'Drives a headless browser.'),
+    ]
+    const other = tool('notes_add', 'Add a note.')
+    index.update([...browser, other])
+    // Neither tool says "browser": its server does.
+    expect(
+      index
+        .search('browser', 5)
+        .map((match) => match.name)
+        .sort(),
+    ).toStrictEqual(['web_click', 'web_fill'])
+    // A tool matching by its own words and its server's comes first.
+    expect(index.search('fill in the browser', 5)[0]?.name).toStrictEqual('web_fill')
+    // One tool of the server gone: the other is still found by the server's words.
+    index.update([browser[1] as Tool, other])
+    expect(index.search('browser', 5).map((match) => match.name)).toStrictEqual(['web_fill'])
+    // The server's description changed: its new words find it, its old ones nothing.
+    index.update([served('web_fill', 'Fill in a field.', 'Automates a web page.'), other])
+    expect(index.search('browser', 5)).toStrictEqual([])
+    expect(index.search('automates', 5).map((match) => match.name)).toStrictEqual(['web_fill'])
+    // The server's last tool gone: nothing is found by its words.
+    index.update([other])
+    expect(index.search('automates page', 5)).toStrictEqual([])
+  })
+})
