@@ -48,11 +48,12 @@ let segmenter: Intl.Segmenter | undefined
  * written without spaces (Chinese, Japanese, Thai, …) by `Intl.Segmenter` into its words.
  */
 function splitWords(text: string): string[] {
-  const words: string[] = []
   if (!NON_ASCII.test(text)) {
-    for (const match of text.matchAll(ASCII_WORD)) words.push(match[0].toLowerCase())
+    const words = text.match(ASCII_WORD) ?? []
+    for (let at = 0; at < words.length; at++) words[at] = (words[at] as string).toLowerCase()
     return words
   }
+  const words: string[] = []
   for (const match of text.matchAll(WORD)) {
     const run = match[0]
     if (!NON_ASCII.test(run) || !UNSPACED.test(run)) {
@@ -73,9 +74,10 @@ function splitWords(text: string): string[] {
  */
 export function searchTerms(text: string): string[] {
   const terms: string[] = []
+  const ascii = !NON_ASCII.test(text)
   for (const word of splitWords(text)) {
     if (STOP_WORDS.has(word)) continue
-    if (NON_ASCII.test(word)) {
+    if (!ascii && NON_ASCII.test(word)) {
       terms.push(word)
       continue
     }
