@@ -8,6 +8,8 @@ interface ServerEntry {
 
 /** A server that matched a query: its tools and its score. */
 export interface ServerMatch {
+  /** The server's text, by which its tools know it. */
+  key: string
   tools: ReadonlySet<string>
   /** Its BM25 score, before MiniSearch multiplies it by the number of query terms matched. */
   score: number
@@ -64,7 +66,12 @@ export class ServerIndex {
     for (const hit of this.#search.search(query, options)) {
       const known = this.#servers.get(String(hit.id))
       if (known !== undefined)
-        matches.push({ tools: known.tools, score: hit.score / hit.queryTerms.length, terms: hit.queryTerms })
+        matches.push({
+          key: String(hit.id),
+          tools: known.tools,
+          score: hit.score / hit.queryTerms.length,
+          terms: hit.queryTerms,
+        })
     }
     return matches
   }

@@ -1,8 +1,9 @@
-import MiniSearch, { type SearchOptions } from 'minisearch'
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
 import type { JSONSchema, Tool } from '../tool/types.js'
+import { BestScores } from './best-scores.js'
 import { definitionKey } from './definition-key.js'
 import { searchTerms, searchWords } from './search-terms.js'
-import { ServerIndex } from './server-index.js'
+import { ServerIndex, type ServerMatch } from './server-index.js'
 import { similarity, textVector, type WordVectors } from './word-vectors.js'
 
 /** One tool a search found: its exposed name, its description and how well it matched (higher is better). */
@@ -216,33 +217,70 @@ export class ToolIndex {
   }
 
   #fullText(query: string, limit: number): ToolMatch[] {
-    const matches: ToolMatch[] = []
     const terms = this.#queryTerms(query)
-    if (terms.size === 0) return matches
+    if (terms.size === 0) return []
     const boostTerm = (term: string) => this.#termWeight(term, terms)
     const text = [...terms.keys()].join(' ')
-    const found = new Map<string, { score: number; terms: string[] }>()
-    for (const hit of this.#search.search(text, { ...this.#options, boostTerm })) {
-      found.set(String(hit.id), { score: hit.score / hit.queryTerms.length, terms: hit.queryTerms })
+    const hits = this.#search.search(text, { ...this.#options, boostTerm })
+    const withServer = this.#withServers(
+      hits,
+      this.#servers.search(text, { ...this.#serverOptions, boostTerm }),
+      limit,
+    )
+    const best = new BestScores(limit)
+    // The hits come best first: past `limit` of them, only tools whose server matched can still rank.
+    let taken = 0
+    for (const hit of hits) {
+      if (taken >= limit) break
+      const name = String(hit.id)
+      if (withServer.has(name)) continue
+      best.offer(name, hit.score)
+      taken++
     }
-    for (const server of this.#servers.search(text, { ...this.#serverOptions, boostTerm })) {
-      for (const name of server.tools) {
-        const own = found.get(name)
-        if (own === undefined) found.set(name, { score: server.score, terms: server.terms })
-        else
-          found.set(name, {
-            score: own.score + server.score,
-            terms: [...new Set([...own.terms, ...server.terms])],
-          })
-      }
-    }
-    const scores = [...found].map(([name, { score, terms }]) => [name, score * terms.length] as const)
-    for (const [name, score] of scores.sort((a, b) => b[1] - a[1])) {
-      if (matches.length >= limit) break
+    for (const [name, score] of withServer) best.offer(name, score)
+    const matches: ToolMatch[] = []
+    for (const { name, score } of best.list()) {
       const tool = this.#indexed.get(name)?.tool
       if (tool !== undefined) matches.push({ name: tool.name, description: tool.description, score })
     }
     return matches
+  }
+
+  /**
+   * The scores of the tools whose server matched: a server's text counts as part of each of its tools', so
+   * the two BM25 sums are added, times the query terms either matched (MiniSearch multiplies a score by
+   * the number of query terms matched). A tool matched by its server alone scores the server's score.
+   */
+  #withServers(
+    hits: readonly SearchResult[],
+    servers: readonly ServerMatch[],
+    limit: number,
+  ): Map<string, number> {
+    const scores = new Map<string, number>()
+    if (servers.length === 0) return scores
+    const matched = new Map<string, ServerMatch>()
+    for (const server of servers) matched.set(server.key, server)
+    for (const hit of hits) {
+      const name = String(hit.id)
+      const key = this.#indexed.get(name)?.server
+      const server = key === undefined ? undefined : matched.get(key)
+      if (server === undefined) continue
+      let count = hit.queryTerms.length
+      for (const term of server.terms) if (!hit.queryTerms.includes(term)) count++
+      scores.set(name, (hit.score / hit.queryTerms.length + server.score) * count)
+    }
+    // Servers come best first, and each of a server's tools scores at least what the server alone does:
+    // once `limit` tools are counted, no tool of a later server can rank.
+    let counted = 0
+    for (const server of servers) {
+      const alone = server.score * server.terms.length
+      for (const name of server.tools) {
+        if (counted >= limit) return scores
+        if (!scores.has(name)) scores.set(name, alone)
+        counted++
+      }
+    }
+    return scores
   }
 
   /**
