@@ -100,6 +100,10 @@ describe('ToolIndex servers', () => {
     // One tool of the server gone: the other is still found by the server's words.
     index.update([browser[1] as Tool, other])
     expect(index.search('browser', 5).map((match) => match.name)).toStrictEqual(['web_fill'])
+    // The server's only tool changed, the server did not: it is still found by the server's words.
+    index.update([served('web_fill', 'Type into a field.', 'Drives a headless browser.'), other])
+    expect(index.search('browser', 5).map((match) => match.name)).toStrictEqual(['web_fill'])
+    expect(index.search('type', 5).map((match) => match.name)).toStrictEqual(['web_fill'])
     // The server's description changed: its new words find it, its old ones nothing.
     index.update([served('web_fill', 'Fill in a field.', 'Automates a web page.'), other])
     expect(index.search('browser', 5)).toStrictEqual([])
