@@ -2,8 +2,9 @@
 // user's request as the query). Each set is split once by a hash of the request: the ranking was tuned on
 // the `tune` part; the `holdout` part was kept for the last measurement. Run from the repository root:
 //
-//   npm run bench:search [-- --rounds 5]
+//   npm run bench:search [-- --rounds 5] [-- --only ranking]
 //
+// `--only ranking` prints the ranking figures alone (a few seconds: the loop to tune in).
 // Figures: MetaTool R@1/5/10; LiveMCPBench task recall@5/10; the tool-definition share of a request with
 // search on against sending all 527 LiveMCPBench tools (the loop, a scripted model that searches for the
 // task and calls what it found); tk.search p50/p99 over 10,000 tools; index build per 1,000 tools; and the
@@ -223,6 +224,7 @@ const liveRecall = await quality('LiveMCPBench', live, [5, 10])
 const wordVectors = loadWordVectors()
 const metaMeaning = wordVectors && (await quality('MetaTool', meta, [1, 5, 10], { wordVectors }))
 const liveMeaning = wordVectors && (await quality('LiveMCPBench', live, [5, 10], { wordVectors }))
+if (benchOption('only', 'all') === 'ranking') process.exit(0)
 
 const share = await requestShare(live)
 console.log('\ntool definitions per request, the loop over the 527 LiveMCPBench tools (search, call, answer)')

@@ -32,6 +32,8 @@ const STOP_WORDS = new Set([...stopwords, ...REQUEST_WORDS])
 const NON_ASCII = /[^\p{ASCII}]/u
 // A word, split at camel-case humps: `getHTTPResponse` → get, HTTP, Response.
 const WORD = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{N}+/gu
+// The same over text that is all ASCII (most tool text): the same words, found faster.
+const ASCII_WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g
 // Scripts written without spaces between words: only their runs go through the (slower) segmenter.
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
@@ -46,6 +48,11 @@ let segmenter: Intl.Segmenter | undefined
  * written without spaces (Chinese, Japanese, Thai, …) by `Intl.Segmenter` into its words.
  */
 function splitWords(text: string): string[] {
+  if (!NON_ASCII.test(text)) {
+    const words = text.match(ASCII_WORD) ?? []
+    for (let at = 0; at < words.length; at++) words[at] = (words[at] as string).toLowerCase()
+    return words
+  }
   const words: string[] = []
   for (const match of text.matchAll(WORD)) {
     const run = match[0]
@@ -67,9 +74,10 @@ function splitWords(text: string): string[] {
  */
 export function searchTerms(text: string): string[] {
   const terms: string[] = []
+  const ascii = !NON_ASCII.test(text)
   for (const word of splitWords(text)) {
     if (STOP_WORDS.has(word)) continue
-    if (NON_ASCII.test(word)) {
+    if (!ascii && NON_ASCII.test(word)) {
       terms.push(word)
       continue
     }

@@ -1,7 +1,9 @@
-import MiniSearch, { type SearchOptions } from 'minisearch'
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
 import type { JSONSchema, Tool } from '../tool/types.js'
+import { BestScores } from './best-scores.js'
 import { definitionKey } from './definition-key.js'
 import { searchTerms, searchWords } from './search-terms.js'
+import { ServerIndex, type ServerMatch } from './server-index.js'
 import { similarity, textVector, type WordVectors } from './word-vectors.js'
 
 /** One tool a search found: its exposed name, its description and how well it matched (higher is better). */
@@ -14,10 +16,9 @@ export interface ToolMatch {
 /** The text of one tool the index reads, field by field. */
 interface ToolDocument {
   id: string
-  name: string
-  description: string
-  params: string
-  source: string
+  name: string[]
+  description: string[]
+  params: string[]
 }
 
 /** How the fields weigh against each other, and how a query term may match. */
@@ -45,6 +46,8 @@ export interface RankingWeights {
   meaning: number
   /** With word vectors: how many full-text matches are mixed with the meaning of every tool. */
   fullTextDepth: number
+  /** How much a query term said more than once gains: its weight is multiplied by 1 + this × ln(times said). */
+  repeated: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -58,9 +61,10 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   maxPostings: 1_000,
   meaning: 2,
   fullTextDepth: 50,
+  repeated: 1,
 }
 
-const FIELDS = ['name', 'description', 'params', 'source'] as const
+const FIELDS = ['name', 'description', 'params'] as const
 // Bounds on what one schema adds to the index, so a huge or deeply nested schema stays cheap.
 const MAX_PARAM_DEPTH = 3
 const MAX_PARAMS = 64
@@ -77,6 +81,8 @@ const MAX_PARAMS = 64
  */
 export class ToolIndex {
   readonly #search: MiniSearch<ToolDocument>
+  readonly #servers = new ServerIndex()
+  readonly #serverOptions: SearchOptions
   readonly #options: SearchOptions
   readonly #weights: RankingWeights
   // The definition each indexed tool had, so an update re-indexes only what changed.
@@ -84,7 +90,7 @@ export class ToolIndex {
   // In how many indexed tools each term occurs, to weigh a query's terms before searching.
   readonly #documentFrequency = new Map<string, number>()
   // A server's terms, made once for all its tools.
-  readonly #sourceTerms = new Map<string, string>()
+  readonly #sourceTerms = new Map<string, string[]>()
   readonly #vectors: WordVectors | undefined
 
   constructor(weights: RankingWeights = DEFAULT_WEIGHTS, vectors?: WordVectors) {
@@ -92,8 +98,11 @@ export class ToolIndex {
     this.#search = new MiniSearch<ToolDocument>({
       fields: [...FIELDS],
       storeFields: [],
-      // Documents arrive as their terms, space-separated, made once by the tokenizer below.
-      tokenize: splitTerms,
+      // A document holds each field as its terms, made once by `searchTerms`: MiniSearch is handed each
+      // array as it is (its stringify and tokenize steps pass it through), so no text is joined and
+      // split again on the way in.
+      stringifyField: (terms) => terms,
+      tokenize: (terms) => terms as unknown as string[],
       processTerm: (term) => term,
       // Queries arrive as their terms too: `search` picks them.
       searchOptions: { tokenize: splitTerms, processTerm: (term) => term },
@@ -104,13 +113,13 @@ export class ToolIndex {
         name: weights.name,
         description: weights.description,
         params: weights.params,
-        source: weights.source,
       },
       // Whole terms only: prefix and fuzzy matching multiply the work per query term and, measured on the
       // tuning part of the benchmarks, found nothing more.
       combineWith: 'OR',
       bm25: { k: weights.k, b: weights.b, d: 0.5 },
     }
+    this.#serverOptions = { ...this.#options, boost: { source: weights.source } }
   }
 
   /** Brings the index in line with `tools`: drops the tools gone, re-indexes the ones whose definition changed. */
@@ -125,10 +134,13 @@ export class ToolIndex {
       }
       if (known !== undefined) this.#discard(known)
       const document = this.#document(tool)
+      const server = this.#server(tool)
+      if (server !== undefined) this.#servers.add(server.key, server.terms, tool.name)
       next.set(tool.name, {
         tool,
         key: definitionKey(tool),
-        terms: distinctTerms(document),
+        server: server?.key,
+        terms: distinctTerms(document, server?.terms),
         meaning: this.#vectors === undefined ? undefined : textVector(this.#vectors, meaningWords(tool)),
       })
       added.push(document)
@@ -146,6 +158,7 @@ export class ToolIndex {
 
   #discard(known: Indexed): void {
     this.#search.discard(known.tool.name)
+    if (known.server !== undefined) this.#servers.remove(known.server, known.tool.name)
     for (const term of known.terms) {
       const count = (this.#documentFrequency.get(term) ?? 0) - 1
       if (count > 0) this.#documentFrequency.set(term, count)
@@ -157,36 +170,40 @@ export class ToolIndex {
     const params: string[] = []
     collectParams(tool.inputSchema, params, 0)
     const description = typeof tool.description === 'string' ? tool.description : ''
-    let source = ''
-    if (tool.server !== undefined) {
-      const text = `${tool.server.name} ${tool.server.description ?? ''}`
-      source = this.#sourceTerms.get(text) ?? searchTerms(text).join(' ')
-      this.#sourceTerms.set(text, source)
-    }
     return {
       id: tool.name,
-      name: searchTerms(tool.name).join(' '),
-      description: searchTerms(description).join(' '),
-      params: searchTerms(params.join(' ')).join(' '),
-      source,
+      name: searchTerms(tool.name),
+      description: searchTerms(description),
+      params: searchTerms(params.join(' ')),
     }
+  }
+
+  /** A tool's server, by its text, and the terms of that text (made once per server). */
+  #server(tool: Tool): { key: string; terms: string[] } | undefined {
+    if (tool.server === undefined) return undefined
+    const key = `${tool.server.name} ${tool.server.description ?? ''}`
+    const terms = this.#sourceTerms.get(key) ?? searchTerms(key)
+    this.#sourceTerms.set(key, terms)
+    return { key, terms }
   }
 
   /**
    * A query's terms worth searching for: those some tool has, rarest first, at most `maxQueryTerms`,
-   * within `maxPostings`.
+   * within `maxPostings`; each with how many times the query says it.
    */
-  #queryTerms(query: string): string[] {
-    const known = [...new Set(searchTerms(query))]
+  #queryTerms(query: string): Map<string, number> {
+    const said = new Map<string, number>()
+    for (const term of searchTerms(query)) said.set(term, (said.get(term) ?? 0) + 1)
+    const known = [...said.keys()]
       .map((term) => ({ term, count: this.#documentFrequency.get(term) ?? 0 }))
       .filter(({ count }) => count > 0)
       .sort((a, b) => a.count - b.count)
-    const terms: string[] = []
+    const terms = new Map<string, number>()
     let postings = 0
     for (const { term, count } of known) {
-      if (terms.length >= this.#weights.maxQueryTerms) break
-      if (terms.length > 0 && postings + count > this.#weights.maxPostings) break
-      terms.push(term)
+      if (terms.size >= this.#weights.maxQueryTerms) break
+      if (terms.size > 0 && postings + count > this.#weights.maxPostings) break
+      terms.set(term, said.get(term) ?? 1)
       postings += count
     }
     return terms
@@ -200,16 +217,83 @@ export class ToolIndex {
   }
 
   #fullText(query: string, limit: number): ToolMatch[] {
-    const matches: ToolMatch[] = []
     const terms = this.#queryTerms(query)
-    if (terms.length === 0) return matches
-    for (const hit of this.#search.search(terms.join(' '), this.#options)) {
-      if (matches.length >= limit) break
-      const tool = this.#indexed.get(String(hit.id))?.tool
-      if (tool !== undefined)
-        matches.push({ name: tool.name, description: tool.description, score: hit.score })
+    if (terms.size === 0) return []
+    const boostTerm = (term: string) => this.#termWeight(term, terms)
+    const text = [...terms.keys()].join(' ')
+    const hits = this.#search.search(text, { ...this.#options, boostTerm })
+    const withServer = this.#withServers(
+      hits,
+      this.#servers.search(text, { ...this.#serverOptions, boostTerm }),
+      limit,
+    )
+    const best = new BestScores(limit)
+    // The hits come best first: past `limit` of them, only tools whose server matched can still rank.
+    let taken = 0
+    for (const hit of hits) {
+      if (taken >= limit) break
+      const name = String(hit.id)
+      if (withServer.has(name)) continue
+      best.offer(name, hit.score)
+      taken++
+    }
+    for (const [name, score] of withServer) best.offer(name, score)
+    const matches: ToolMatch[] = []
+    for (const { name, score } of best.list()) {
+      const tool = this.#indexed.get(name)?.tool
+      if (tool !== undefined) matches.push({ name: tool.name, description: tool.description, score })
     }
     return matches
+  }
+
+  /**
+   * The scores of the tools whose server matched: a server's text counts as part of each of its tools', so
+   * the two BM25 sums are added, times the query terms either matched (MiniSearch multiplies a score by
+   * the number of query terms matched). A tool matched by its server alone scores the server's score.
+   */
+  #withServers(
+    hits: readonly SearchResult[],
+    servers: readonly ServerMatch[],
+    limit: number,
+  ): Map<string, number> {
+    const scores = new Map<string, number>()
+    if (servers.length === 0) return scores
+    const matched = new Map<string, ServerMatch>()
+    for (const server of servers) matched.set(server.key, server)
+    for (const hit of hits) {
+      const name = String(hit.id)
+      const key = this.#indexed.get(name)?.server
+      const server = key === undefined ? undefined : matched.get(key)
+      if (server === undefined) continue
+      let count = hit.queryTerms.length
+      for (const term of server.terms) if (!hit.queryTerms.includes(term)) count++
+      scores.set(name, (hit.score / hit.queryTerms.length + server.score) * count)
+    }
+    // Servers come best first, and each of a server's tools scores at least what the server alone does:
+    // once `limit` tools are counted, no tool of a later server can rank.
+    let counted = 0
+    for (const server of servers) {
+      const alone = server.score * server.terms.length
+      for (const name of server.tools) {
+        if (counted >= limit) return scores
+        if (!scores.has(name)) scores.set(name, alone)
+        counted++
+      }
+    }
+    return scores
+  }
+
+  /**
+   * What one query term weighs: its rarity among the tools (inverse document frequency over all fields),
+   * times 1 + ln(how many times the query says it). BM25 weighs a term's rarity within each field; this
+   * weighs it once more on the query's side, so one rare word of a long request (a product, a place, a
+   * format) outweighs several of its common ones (find, information, provide), and a word the request
+   * repeats counts for more.
+   */
+  #termWeight(term: string, terms: ReadonlyMap<string, number>): number {
+    const tools = this.#documentFrequency.get(term) ?? 1
+    const rarity = Math.log(1 + (this.size - tools + 0.5) / (tools + 0.5))
+    return rarity * (1 + this.#weights.repeated * Math.log(terms.get(term) ?? 1))
   }
 
   /**
@@ -246,6 +330,8 @@ export class ToolIndex {
 interface Indexed {
   tool: Tool
   key: string
+  /** Its server's text, by which the server index knows it. */
+  server: string | undefined
   /** The distinct terms of its document, all fields together. */
   terms: string[]
   /** With word vectors: the meaning of its name, description and server. */
@@ -261,9 +347,9 @@ function meaningWords(tool: Tool): string[] {
 
 const MAX_CACHED_SOURCES = 1_000
 
-function distinctTerms(document: ToolDocument): string[] {
-  const terms = new Set<string>()
-  for (const field of FIELDS) for (const term of splitTerms(document[field])) terms.add(term)
+function distinctTerms(document: ToolDocument, server: readonly string[] = []): string[] {
+  const terms = new Set<string>(server)
+  for (const field of FIELDS) for (const term of document[field]) terms.add(term)
   return [...terms]
 }
 
