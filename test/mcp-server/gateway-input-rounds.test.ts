@@ -3,13 +3,7 @@
 // retries; a 2025 caller is asked on its session. A state that was tampered with, replayed, moved to
 // other arguments or another caller, or that answers keys it did not ask, is refused (invalid params);
 // too many rounds or questions end the call. Inside a task, the task asks.
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  Client,
-  PROTOCOL_VERSION_META_KEY,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
@@ -17,8 +11,8 @@ import type { ApprovalPolicy } from '../../src/toolkit/approval-policy.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveSource } from './conformance-source.js'
 import { serveFetch } from './serve-fetch.js'
+import { MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
-const MODERN = '2026-07-28'
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
 const closers: Array<() => Promise<unknown>> = []
 
@@ -68,48 +62,16 @@ async function gateway(approval?: ApprovalPolicy): Promise<{ url: URL; hostAsked
   return { url: new URL(`${server.url}/mcp`), hostAsked }
 }
 
-type Rpc = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }
-
-/** One 2026-07-28 request on the wire, with its envelope and headers. */
-async function rpc(
+/** One 2026-07-28 request on the wire, from the caller its bearer token names (alice unless told). */
+function rpc(
   url: URL,
   params: Record<string, unknown>,
   options: { method?: string; capabilities?: Record<string, unknown>; caller?: string } = {},
 ): Promise<Rpc> {
-  const method = options.method ?? 'tools/call'
-  const name = typeof params.name === 'string' ? params.name : params.taskId
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      authorization: `Bearer ${options.caller ?? 'alice'}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          [PROTOCOL_VERSION_META_KEY]: MODERN,
-          [CLIENT_CAPABILITIES_META_KEY]: options.capabilities ?? { elicitation: {} },
-          [CLIENT_INFO_META_KEY]: { name: 'wire-test', version: '1.0.0' },
-        },
-      },
-    }),
+  return wireRpc(url, options.method ?? 'tools/call', params, {
+    capabilities: options.capabilities ?? { elicitation: {} },
+    authorization: `Bearer ${options.caller ?? 'alice'}`,
   })
-  const text = await response.text()
-  const json = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? (text
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6) ?? '{}')
-    : text
-  return JSON.parse(json) as Rpc
 }
 
 const ACCEPTED = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }

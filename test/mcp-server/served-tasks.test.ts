@@ -6,11 +6,8 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttpTransport,
-  PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
@@ -20,8 +17,8 @@ import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js
 import { wrappedToolkit } from '../support/wrapped-toolkit.js'
 import { reportTool } from './report-tool.js'
 import { serveFetch } from './serve-fetch.js'
+import { envelope, MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
-const MODERN = '2026-07-28'
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
 const closers: Array<() => Promise<unknown>> = []
 
@@ -31,52 +28,14 @@ afterEach(async () => {
 
 const STDIO_CHILD = fileURLToPath(new URL('./serve-tasks-stdio-child.ts', import.meta.url))
 
-function envelope(capabilities: Record<string, unknown>): Record<string, unknown> {
-  return {
-    [PROTOCOL_VERSION_META_KEY]: MODERN,
-    [CLIENT_CAPABILITIES_META_KEY]: capabilities,
-    [CLIENT_INFO_META_KEY]: { name: 'wire-test', version: '1.0.0' },
-  }
-}
-
-type Rpc = { result?: Record<string, unknown>; error?: { code: number; message: string } }
-
-/** One 2026-07-28 request on the wire: the envelope in `_meta`, the standard headers. */
-async function rpc(
+/** One 2026-07-28 request on the wire; it declares tasks unless told otherwise. */
+function rpc(
   url: URL,
   method: string,
   params: Record<string, unknown>,
   options: { capabilities?: Record<string, unknown>; authorization?: string } = {},
 ): Promise<Rpc> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: envelope(options.capabilities ?? TASKS),
-      },
-    }),
-  })
-  const text = await response.text()
-  const json = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? (text
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6) ?? '{}')
-    : text
-  return JSON.parse(json) as Rpc
+  return wireRpc(url, method, params, { ...options, capabilities: options.capabilities ?? TASKS })
 }
 
 /** Polls tasks/get until the task leaves `working` (or `until`), within a generous bound. */
