@@ -95,8 +95,12 @@ export async function openRunState(
   }
   if (options.trusted !== true) await checkSeal(keys, state)
   if (Date.now() >= state.expiresAt) {
+    // A run that waits only for MCP tasks has no approval to answer: its resume came too late.
+    const waiting = state.calls.some((call) => call.approvalId !== undefined)
+      ? 'its approval was not answered'
+      : 'it was not resumed'
     throw new ApprovalError(
-      'The run state expired: its approval was not answered in time (`approvalTtlSeconds`); nothing ran.',
+      `The run state expired: ${waiting} in time (\`approvalTtlSeconds\`); nothing ran.`,
       { code: 'expired-approval' },
     )
   }

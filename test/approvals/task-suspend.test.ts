@@ -200,6 +200,22 @@ describe('a task still running past taskWaitMs', () => {
     expect(model.requests).toHaveLength(2)
   }, 60_000)
 
+  it('refuses a resume past approvalTtlSeconds, saying the run was not resumed in time', async () => {
+    const mcp = await startTaskServer()
+    const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
+    closers.push(() => model.close())
+    const toolkit = await toolkitFor(mcp.url)
+    const client = clientFor(model, { approvalTtlSeconds: 1 })
+    const first = suspended(await client.run('Build the July report', { toolkit }))
+    mcp.gate.complete()
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    const before = mcp.methods.length
+    const error = await refusal(client.resume(first.state, { toolkit }))
+    expect(error.code).toBe('expired-approval')
+    expect(error.message).toMatch(/it was not resumed in time/)
+    expect(mcp.methods.slice(before).filter((method) => method === 'tasks/get')).toStrictEqual([])
+  }, 60_000)
+
   it('refuses a state whose task was altered, asking no server', async () => {
     const { client, toolkit, gate, methods } = await setup()
     const first = suspended(await client.run('Build the July report', { toolkit }))
