@@ -55,6 +55,15 @@ export type ElicitationResponse =
   | { action: 'cancel' }
 
 /**
+ * A kind of elicitation request the toolkit declares it answers: `form` (values shaped by a schema) or
+ * `url` (a page for the user to open).
+ *
+ * @example
+ * const modes: ElicitationMode[] = ['form', 'url']
+ */
+export type ElicitationMode = 'form' | 'url'
+
+/**
  * Answers a server's elicitation request. Set it on `createToolkit({ onElicitation })`; without it the
  * toolkit does not advertise elicitation, so servers do not ask.
  *
