@@ -61,7 +61,7 @@ export interface ToolkitOptions {
   /**
    * The elicitation modes declared to MCP servers when `onElicitation` is set. `'url'` mode asks the user
    * to open a page (a sign-in, a payment): add it only when the handler reads `request.mode` and shows the
-   * `url`. A request in a mode not listed is declined without calling the handler. @default ['form']
+   * `url`. A request in a mode not listed never reaches the handler. @default ['form']
    * @example
    * createToolkit({
    *   mcpConfig: './mcp.json',
