@@ -32,6 +32,7 @@ export interface ElicitationRequest {
   /**
    * `form` asks for values shaped by `requestedSchema`; `url` asks the user to open `url` (a sign-in or
    * payment page, say) and accepting means they agreed to; the server learns the outcome on its own.
+   * `url` requests come only when `createToolkit({ elicitationModes })` lists `'url'`.
    */
   mode?: 'form' | 'url'
   /** The page to open, in URL mode (the server's text: show it, never open it unasked). */
