@@ -8,6 +8,7 @@ import type { ElicitationHandler, ElicitationMode, ElicitationRequest } from '..
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { buildServer } from '../fixtures/mcp/v2-server-factory.mjs'
 import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
+import { stdioServer } from './mcp-fixtures.js'
 
 const toolkits: Toolkit[] = []
 const servers: FetchServer[] = []
@@ -124,6 +125,24 @@ describe('elicitationModes', () => {
     expect(text(await toolkit.execute('v2_confirm', { action: 'deploy' }))).toContain(
       'Client does not support form-mode elicitation requests',
     )
+    expect(asked).toStrictEqual([])
+  }, 60_000)
+
+  it('over a 2025 session too: form only by default, and a URL elicitation/create never reaches the handler', async () => {
+    const asked: ElicitationRequest[] = []
+    const toolkit = await createToolkit({
+      logger: { warn: () => undefined },
+      mcpConfig: { mcpServers: { old: stdioServer('--open-page') } },
+      onElicitation: (request) => {
+        asked.push(request)
+        return { action: 'accept' }
+      },
+    })
+    toolkits.push(toolkit)
+    expect(JSON.parse(text(await toolkit.execute('old_client_elicitation', {})))).toStrictEqual({ form: {} })
+    const result = await toolkit.execute('old_open_page', {})
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain('Client does not support URL-mode elicitation requests')
     expect(asked).toStrictEqual([])
   }, 60_000)
 
