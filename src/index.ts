@@ -105,6 +105,7 @@ export type { LoopOptions } from './loop/settings.js'
 export type { McpAuthConfig, McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
 export type {
   ElicitationHandler,
+  ElicitationMode,
   ElicitationRequest,
   ElicitationResponse,
   McpCompletion,

@@ -2,22 +2,27 @@ import { type ElicitResult, ProtocolError, ProtocolErrorCode } from '@modelconte
 import { isRecord } from '../shared/is-record.js'
 import type { JSONSchema } from '../tool/types.js'
 import { validateArgs } from '../tool/validate-args.js'
-import type { ElicitationHandler } from './mcp-source.js'
+import type { ElicitationHandler, ElicitationMode } from './mcp-source.js'
 
 /**
  * Answers a server's `elicitation/create` (or a 2026-07-28 server's input request, which carries the same
  * params) through the host's handler. In form mode a field the user left out takes the server's default,
  * and an answer that does not fit the requested schema is refused as invalid params; in URL mode the
- * handler is given the page to open and an accept carries no content.
+ * handler is given the page to open and an accept carries no content. A request in a mode the client did
+ * not declare (a server that ignores the capabilities) is declined without asking the handler.
  */
 export async function answerElicitation(options: {
   handler: ElicitationHandler
+  /** The modes the client declared. */
+  modes: readonly ElicitationMode[]
   server: string
   params: { message: string; mode?: string | undefined; requestedSchema?: unknown; url?: unknown }
   signal: AbortSignal
 }): Promise<ElicitResult> {
   const { handler, server, params, signal } = options
-  if (params.mode === 'url') {
+  const mode: ElicitationMode = params.mode === 'url' ? 'url' : 'form'
+  if (!options.modes.includes(mode)) return { action: 'decline' }
+  if (mode === 'url') {
     const url = typeof params.url === 'string' ? params.url : ''
     const answer = await handler({
       server,

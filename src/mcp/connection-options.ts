@@ -1,6 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client'
 import type { ToolLogEntry } from '../tool/types.js'
-import type { ElicitationHandler } from './mcp-source.js'
+import type { ElicitationHandler, ElicitationMode } from './mcp-source.js'
 import type { OAuthOptions, OAuthTokenStore } from './oauth-options.js'
 import type { McpTransportKind } from './session.js'
 
@@ -23,6 +23,8 @@ export type ConnectionState =
 export interface ConnectionOptions {
   /** Answers `elicitation/create` (form mode); without it the client does not advertise elicitation. */
   onElicitation?: ElicitationHandler
+  /** The elicitation modes declared to the server (with `onElicitation`). @default ['form'] */
+  elicitationModes?: readonly ElicitationMode[]
   /** A new tool list, after `notifications/tools/list_changed` or a reconnect. */
   onToolsChanged?: (tools: readonly McpTool[]) => void
   onWarning?: (message: string) => void

@@ -2,24 +2,28 @@ import { Client, type ResponseCacheStore } from '@modelcontextprotocol/client'
 import type { ToolLogEntry } from '../tool/types.js'
 import { VERSION } from '../version.js'
 import { answerElicitation } from './answer-elicitation.js'
-import type { ElicitationHandler } from './mcp-source.js'
+import type { ElicitationHandler, ElicitationMode } from './mcp-source.js'
 import { type McpProtocolChoice, versionNegotiation } from './negotiate-era.js'
 import { TASKS_EXTENSION } from './task-calls.js'
 
 const CLIENT_INFO = { name: 'toolnexus', version: VERSION }
 // Bounds a server that keeps asking for more input before it answers one request.
 const MAX_INPUT_ROUNDS = 8
+// A handler written for forms alone never sees a URL request unless the host opts in.
+const DEFAULT_ELICITATION_MODES: readonly ElicitationMode[] = ['form']
 
 /**
  * A fresh MCP client for one session: it negotiates the entry's protocol era, advertises elicitation
- * (form and URL modes) only when the host can answer it, answers the server's input requests of both eras
- * through that one handler, and reports the server's tool list changes.
+ * only when the host can answer it (form mode, and URL mode only when the host opted in), answers the
+ * server's input requests of both eras through that one handler, and reports the server's tool list changes.
  */
 export function createMcpClient(options: {
   server: string
   protocol: McpProtocolChoice
   transport: 'stdio' | 'streamable-http' | 'sse'
   onElicitation: ElicitationHandler | undefined
+  /** The elicitation modes declared and answered. @default ['form'] */
+  elicitationModes?: readonly ElicitationMode[] | undefined
   onToolListChanged: (client: Client) => void
   /** The server's log messages (`notifications/message`). */
   onLog?: ((entry: ToolLogEntry) => void) | undefined
@@ -29,12 +33,15 @@ export function createMcpClient(options: {
   listMaxPages: number
 }): Client {
   const { server, onElicitation, onToolListChanged, onLog } = options
-  // Elicitation is advertised only when the host can answer it: a server then knows not to ask. Tasks
+  const modes = options.elicitationModes ?? DEFAULT_ELICITATION_MODES
+  const elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]))
+  // Elicitation is advertised only when the host can answer it: a server then knows not to ask. URL mode
+  // (a page for the user to open, such as a payment) only when the host said it shows one. Tasks
   // are always: a call the server answers with a task is polled to its result.
   const client = new Client(CLIENT_INFO, {
     capabilities: {
       extensions: { [TASKS_EXTENSION]: {} },
-      ...(onElicitation !== undefined && { elicitation: { form: {}, url: {} } }),
+      ...(onElicitation !== undefined && { elicitation }),
     },
     versionNegotiation: versionNegotiation(options.protocol, options.transport),
     // A 2026-07-28 server asks for input inside its answer; the elicitation handler below answers it
@@ -57,6 +64,7 @@ export function createMcpClient(options: {
     client.setRequestHandler('elicitation/create', (request, context) =>
       answerElicitation({
         handler: onElicitation,
+        modes,
         server,
         params: request.params,
         signal: context.mcpReq.signal,

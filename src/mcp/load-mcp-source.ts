@@ -11,6 +11,7 @@ import { McpServerConnection } from './mcp-server-connection.js'
 import type { ToolFilter } from './mcp-server-plan.js'
 import type {
   ElicitationHandler,
+  ElicitationMode,
   McpCompletion,
   McpPrompt,
   McpPromptMessages,
@@ -35,6 +36,8 @@ import { memoryTokenStore } from './toolkit-oauth-provider.js'
 export interface McpSourceOptions {
   logger: Logger
   onElicitation?: ElicitationHandler
+  /** The elicitation modes declared to each server. @default ['form'] */
+  elicitationModes?: readonly ElicitationMode[]
   /** Adds `<server>_list_resources` and `<server>_read_resource` for servers that offer resources. */
   exposeResources?: boolean
   /** Adds `<server>_get_prompt` for servers that offer prompts. */
@@ -113,6 +116,7 @@ export async function loadMcpSource(
             for (const listener of server.listening) listener(entry)
           },
           ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
+          ...(options.elicitationModes !== undefined && { elicitationModes: options.elicitationModes }),
           onWarning: (message) => logger.warn(message),
           ...(options.oauth !== undefined && { oauth: options.oauth }),
           tokenStore,

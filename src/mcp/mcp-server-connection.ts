@@ -310,6 +310,7 @@ export class McpServerConnection {
       cache: this.#listCache,
       listMaxPages: MAX_TOOL_PAGES,
       onElicitation: this.#options.onElicitation,
+      elicitationModes: this.#options.elicitationModes,
       onLog: this.#options.onLog,
       onToolListChanged: (client) => {
         const session = this.#session

@@ -32,6 +32,7 @@ export interface ElicitationRequest {
   /**
    * `form` asks for values shaped by `requestedSchema`; `url` asks the user to open `url` (a sign-in or
    * payment page, say) and accepting means they agreed to; the server learns the outcome on its own.
+   * `url` requests come only when `createToolkit({ elicitationModes })` lists `'url'`.
    */
   mode?: 'form' | 'url'
   /** The page to open, in URL mode (the server's text: show it, never open it unasked). */
@@ -53,6 +54,15 @@ export type ElicitationResponse =
   | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
   | { action: 'decline' }
   | { action: 'cancel' }
+
+/**
+ * A kind of elicitation request the toolkit declares it answers: `form` (values shaped by a schema) or
+ * `url` (a page for the user to open).
+ *
+ * @example
+ * const modes: ElicitationMode[] = ['form', 'url']
+ */
+export type ElicitationMode = 'form' | 'url'
 
 /**
  * Answers a server's elicitation request. Set it on `createToolkit({ onElicitation })`; without it the

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors.js'
 import { httpTool } from '../http/http-tool.js'
 import type { HttpToolSpec } from '../http/http-tool-spec.js'
 import type { McpConfig } from '../mcp/mcp-config.js'
-import type { ElicitationHandler, McpSource } from '../mcp/mcp-source.js'
+import type { ElicitationHandler, ElicitationMode, McpSource } from '../mcp/mcp-source.js'
 import type { OAuthOptions } from '../mcp/oauth-options.js'
 import { readSearchOptions, type ToolSearchOptions } from '../search/tool-search.js'
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../shared/cap-text.js'
@@ -58,6 +58,19 @@ export interface ToolkitOptions {
    * toolkit does not advertise elicitation, so servers do not ask.
    */
   onElicitation?: ElicitationHandler
+  /**
+   * The elicitation modes declared to MCP servers when `onElicitation` is set. `'url'` mode asks the user
+   * to open a page (a sign-in, a payment): add it only when the handler reads `request.mode` and shows the
+   * `url`. A request in a mode not listed never reaches the handler. @default ['form']
+   * @example
+   * createToolkit({
+   *   mcpConfig: './mcp.json',
+   *   elicitationModes: ['form', 'url'],
+   *   onElicitation: async (request) =>
+   *     request.mode === 'url' ? askToOpen(request.message, request.url) : askWithForm(request),
+   * })
+   */
+  elicitationModes?: readonly ElicitationMode[]
   /** Exposes each MCP server's resources as tools: `<server>_list_resources`, `<server>_read_resource`. @default false */
   exposeMcpResources?: boolean
   /** Exposes each MCP server's prompts as a tool: `<server>_get_prompt`. @default false */
@@ -111,6 +124,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       },
     )
   }
+  checkElicitationModes(options.elicitationModes)
   // Before any server starts: AI SDK tools passed as they are get the way to bring them in.
   checkToolsOption(options.tools)
   // Every warning, from any source, is both logged and kept for `warnings()`.
@@ -163,6 +177,23 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   return toolkit
 }
 
+/** `elicitationModes` is a non-empty list of `'form'` and `'url'`, each at most once. */
+function checkElicitationModes(modes: unknown): void {
+  if (modes === undefined) return
+  const known: readonly unknown[] = ['form', 'url']
+  if (
+    !Array.isArray(modes) ||
+    modes.length === 0 ||
+    modes.some((mode) => !known.includes(mode)) ||
+    new Set(modes).size !== modes.length
+  ) {
+    throw new ConfigError(
+      "`elicitationModes` must list 'form' and/or 'url', each once, like ['form'] or ['form', 'url'].",
+      { field: 'elicitationModes' },
+    )
+  }
+}
+
 // The sources that need Node load on demand, so the root entry stays importable on edge runtimes.
 async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSource | undefined> {
   if (options.mcpConfig === undefined) return undefined
@@ -170,6 +201,7 @@ async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSour
   return loadMcpSource(options.mcpConfig, {
     logger,
     ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
+    ...(options.elicitationModes !== undefined && { elicitationModes: options.elicitationModes }),
     ...(options.exposeMcpResources !== undefined && { exposeResources: options.exposeMcpResources }),
     ...(options.exposeMcpPrompts !== undefined && { exposePrompts: options.exposeMcpPrompts }),
     ...(options.oauth !== undefined && { oauth: options.oauth }),
