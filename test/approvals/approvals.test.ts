@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { digest } from '../../src/approvals/digest.js'
 import { canonicalJson } from '../../src/approvals/json-data.js'
-import type { RunEvent, RunResult, SuspendedRunResult } from '../../src/contracts/run-types.js'
-import { ApprovalError } from '../../src/errors.js'
+import type { RunEvent } from '../../src/contracts/run-types.js'
 import type { ClaimStore } from '../../src/shared/claim-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
-import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
+import { approvalTools, call, clientFor, refusal, startApprovalModel, suspended } from './support.js'
 
 const servers: ScriptedServer[] = []
 afterEach(async () => {
@@ -23,20 +22,6 @@ async function setup(
   const { tools, ran } = approvalTools()
   const toolkit = await createToolkit({ tools })
   return { server, toolkit, ran, client: clientFor(server, options) }
-}
-
-function suspended<Message>(result: RunResult<Message>): SuspendedRunResult<Message> {
-  expect(result.status).toBe('suspended')
-  return result as SuspendedRunResult<Message>
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ApprovalError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  expect(ApprovalError.isInstance(error)).toBe(true)
-  return error as ApprovalError
 }
 
 describe('a call that needs approval', () => {

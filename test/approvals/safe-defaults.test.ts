@@ -15,7 +15,7 @@ import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { provider } from '../loop/support.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
 import { answer, send } from './chat-support.js'
-import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
+import { approvalTools, call, clientFor, refusal, startApprovalModel } from './support.js'
 
 const servers: ScriptedServer[] = []
 afterEach(async () => {
@@ -39,15 +39,6 @@ async function setup() {
   })
   const toolkit = await createToolkit({ tools: [...tools, dropDatabase] })
   return { server, toolkit, ran, dropped }
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ApprovalError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  expect(ApprovalError.isInstance(error)).toBe(true)
-  return error as ApprovalError
 }
 
 /**

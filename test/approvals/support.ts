@@ -1,6 +1,9 @@
 import type { ModelMessage } from 'ai'
+import { expect } from 'vitest'
 import type { AISDKClientOptions } from '../../src/client/client-options.js'
 import { createClient } from '../../src/client/create-client.js'
+import type { RunResult, SuspendedRunResult } from '../../src/contracts/run-types.js'
+import { ApprovalError } from '../../src/errors.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { Tool } from '../../src/tool/types.js'
@@ -111,4 +114,20 @@ export function clientFor(
   options: Omit<Partial<AISDKClientOptions>, 'model'> & { store?: ConversationStore<ModelMessage> } = {},
 ) {
   return createClient({ model: provider('openai-chat').model(server.url), retries: 0, ...options })
+}
+
+/** The run's result, checked to be a suspension. */
+export function suspended<Message>(result: RunResult<Message>): SuspendedRunResult<Message> {
+  expect(result.status).toBe('suspended')
+  return result as SuspendedRunResult<Message>
+}
+
+/** The `ApprovalError` a resume is refused with (the test fails when it resolves, or throws another). */
+export async function refusal(promise: Promise<unknown>): Promise<ApprovalError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  expect(ApprovalError.isInstance(error)).toBe(true)
+  return error as ApprovalError
 }

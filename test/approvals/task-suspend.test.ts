@@ -4,14 +4,13 @@
 
 import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RunEvent, RunResult, RunState, SuspendedRunResult } from '../../src/contracts/run-types.js'
-import { ApprovalError } from '../../src/errors.js'
+import type { RunEvent, RunState } from '../../src/contracts/run-types.js'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
-import { call, clientFor, startApprovalModel } from './support.js'
+import { call, clientFor, refusal, startApprovalModel, suspended } from './support.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -83,20 +82,6 @@ async function setup(options: Parameters<typeof startTaskServer>[0] = {}) {
   closers.push(() => model.close())
   const toolkit = await toolkitFor(mcp.url)
   return { ...mcp, model, toolkit, client: clientFor(model) }
-}
-
-function suspended<Message>(result: RunResult<Message>): SuspendedRunResult<Message> {
-  expect(result.status).toBe('suspended')
-  return result as SuspendedRunResult<Message>
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ApprovalError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  expect(ApprovalError.isInstance(error)).toBe(true)
-  return error as ApprovalError
 }
 
 describe('a task still running past taskWaitMs', () => {
