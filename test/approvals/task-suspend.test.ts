@@ -9,7 +9,7 @@ import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
-import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
+import { serveRecording } from '../mcp-server/serve-fetch.js'
 import { call, clientFor, refusal, startApprovalModel, suspended } from './support.js'
 
 const closers: Array<() => Promise<unknown>> = []
@@ -51,16 +51,7 @@ async function startTaskServer(
   const served = await createToolkit({ logger: { warn: () => undefined }, tools: [gate.tool] })
   closers.push(() => served.close())
   const handler = createMcpHandler({ toolkit: served, authorize: () => true })
-  const methods: string[] = []
-  const server: FetchServer = await serveFetch(async (request) => {
-    const method =
-      request.method === 'POST' ? String(((await request.clone().json()) as { method?: unknown }).method) : ''
-    methods.push(method)
-    const response = await handler(request)
-    if (options.rewrite === undefined) return response
-    const body = options.rewrite(await response.text(), method)
-    return new Response(body, { status: response.status, headers: response.headers })
-  })
+  const { server, methods } = await serveRecording(handler, options.rewrite)
   closers.push(() => server.close())
   return { url: `${server.url}/mcp`, gate, methods }
 }

@@ -83,3 +83,27 @@ async function answer(
     outgoing.end()
   }
 }
+
+/**
+ * Serves an MCP `handler` like `serveFetch`, recording the JSON-RPC method of every request in `methods`;
+ * `rewrite` may change an answer's body on its way out (a server that misbehaves on the wire).
+ *
+ * @example
+ * const { server, methods } = await serveRecording(createMcpHandler({ toolkit }))
+ */
+export async function serveRecording(
+  handler: (request: Request) => Promise<Response>,
+  rewrite?: (body: string, method: string) => string,
+): Promise<{ server: FetchServer; methods: string[] }> {
+  const methods: string[] = []
+  const server = await serveFetch(async (request) => {
+    const method =
+      request.method === 'POST' ? String(((await request.clone().json()) as { method?: unknown }).method) : ''
+    methods.push(method)
+    const response = await handler(request)
+    if (rewrite === undefined) return response
+    const body = rewrite(await response.text(), method)
+    return new Response(body, { status: response.status, headers: response.headers })
+  })
+  return { server, methods }
+}

@@ -7,7 +7,7 @@ import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { reportTool } from '../mcp-server/report-tool.js'
-import { type FetchServer, serveFetch } from '../mcp-server/serve-fetch.js'
+import { serveRecording } from '../mcp-server/serve-fetch.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -16,7 +16,6 @@ afterEach(async () => {
 
 /** A toolkit with long-running tools served over HTTP; counts the MCP methods it is sent. */
 async function servedToolkit(options: { rewrite?: (body: string, method: string) => string } = {}) {
-  const methods: string[] = []
   const aborted: string[] = []
   const toolkit = await createToolkit({
     logger: { warn: () => undefined },
@@ -45,15 +44,7 @@ async function servedToolkit(options: { rewrite?: (body: string, method: string)
   })
   closers.push(() => toolkit.close())
   const handler = createMcpHandler({ toolkit, authorize: () => true })
-  const server: FetchServer = await serveFetch(async (request) => {
-    const method =
-      request.method === 'POST' ? String(((await request.clone().json()) as { method?: unknown }).method) : ''
-    methods.push(method)
-    const response = await handler(request)
-    if (options.rewrite === undefined) return response
-    const body = options.rewrite(await response.text(), method)
-    return new Response(body, { status: response.status, headers: response.headers })
-  })
+  const { server, methods } = await serveRecording(handler, options.rewrite)
   closers.push(() => server.close())
   return { url: `${server.url}/mcp`, methods, aborted }
 }
