@@ -72,11 +72,7 @@ async function answerCallWithHooks<Message>(
     // A `beforeTool` hook may change the arguments (in place, too): then they are checked again.
     checked: hooks.beforeTool === undefined ? prepared.checked : undefined,
   })
-  if (hooks.afterTool !== undefined) {
-    const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
-    if (change?.result !== undefined) result = change.result
-  }
-  return result
+  return await afterTool(hooks, call, args, result)
 }
 
 /**
@@ -103,7 +99,7 @@ async function fetchTask<Message>(
   const { toolkit, hooks, scope } = context
   const { call } = prepared
   const signal = scope.outsideSignal
-  let result =
+  const result =
     toolkit?.fetchTask === undefined
       ? errorResult(
           `The result of task ${JSON.stringify(task.taskId)} could not be fetched: this toolkit has no MCP servers.`,
@@ -111,12 +107,21 @@ async function fetchTask<Message>(
       : await toolkit
           .fetchTask(task, { toolCallId: call.id, ...(signal !== undefined && { signal }) })
           .then(undefined, (error: unknown) => toolFailed(call.name, error))
-  if (hooks.afterTool !== undefined && pendingTaskOf(result) === undefined) {
-    const args = (prepared.args ?? {}) as Record<string, unknown>
-    const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
-    if (change?.result !== undefined) result = change.result
-  }
-  return result
+  // A task still working has no result for the hook yet.
+  if (pendingTaskOf(result) !== undefined) return result
+  return await afterTool(hooks, call, (prepared.args ?? {}) as Record<string, unknown>, result)
+}
+
+/** A call's result as the `afterTool` hook leaves it (as it is without the hook). */
+async function afterTool<Message>(
+  hooks: Hooks<Message>,
+  call: PreparedCall['call'],
+  args: Record<string, unknown>,
+  result: ToolResult,
+): Promise<ToolResult> {
+  if (hooks.afterTool === undefined) return result
+  const change = await hooks.afterTool({ toolCallId: call.id, name: call.name, args, result })
+  return change?.result ?? result
 }
 
 /** What answering one call needs besides the call. */
