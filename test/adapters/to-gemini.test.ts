@@ -220,6 +220,8 @@ const loweringRules: { rule: string; property: unknown; expected: unknown; defs?
         page: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
         ratio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
         old: { type: 'integer', minimum: 5, exclusiveMinimum: true },
+        // -0 cannot be written as JSON: it leaves as 0.
+        signed: { type: 'number', exclusiveMinimum: -0, maximum: -0 },
       },
     },
     expected: {
@@ -228,6 +230,7 @@ const loweringRules: { rule: string; property: unknown; expected: unknown; defs?
         page: { type: 'integer', minimum: 1, maximum: 9 },
         ratio: { type: 'number', minimum: 0, maximum: 1 },
         old: { type: 'integer', minimum: 6 },
+        signed: { type: 'number', minimum: 0, maximum: 0 },
       },
     },
   },

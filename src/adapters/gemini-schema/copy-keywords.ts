@@ -27,18 +27,17 @@ export function lowerBounds(
   }
 }
 
+// `-0` (written as such, or `Math.ceil(-0.5)`) is one value JSON cannot tell from 0, so every bound leaves as 0.
 function nextInteger(bound: number, step: number, direction: 1 | -1): number {
-  if (step === 0) return bound
+  if (step === 0) return bound === 0 ? 0 : bound
   const next = Number.isInteger(bound)
     ? bound + direction
     : direction === 1
       ? Math.ceil(bound)
       : Math.floor(bound)
-  // `Math.ceil(-0.5)` is -0, which JSON cannot tell from 0.
   return next === 0 ? 0 : next
 }
 
-// Gemini needs typed `items` on every array. Tuples (`prefixItems`, draft-07 `items: [...]`) become one
 export function copyString(
   node: Record<string, unknown>,
   key: 'title' | 'pattern',
