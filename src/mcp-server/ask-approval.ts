@@ -23,7 +23,7 @@ const MAX_QUESTION_ARGS_CHARS = 2000
 const APPROVAL_KEY = 'approval'
 
 /** What a question carries to its retry, sealed: the call it was asked for (the arguments as a digest). */
-export interface ApprovalState {
+interface ApprovalState {
   tool: string
   args: string
   /** Makes the question one of a kind, so that its answer is taken once. */
