@@ -74,10 +74,10 @@ export function approvalCodec(key: string | Uint8Array | undefined, claims: Clai
  * Asks whether a call may run, as a multi-round-trip request: the first round answers `input_required`
  * with a yes/no form and the sealed call; the retry carries the user's answer, which counts only for the
  * call it was asked about, and approves it once: the same approving retry again, on this instance or
- * another sharing the claims, is refused with invalid params. On a 2025-era session the SDK asks the same
- * form through elicitation and re-enters the handler. A client that cannot show a form, a server with no way to receive the answer
- * (`canAsk` false: stateless 2025 serving), or one that does not know its caller (`servesApprovals`
- * false: no `authorize`) gets a refusal and the call is not run.
+ * another sharing the claims, is refused with invalid params. On a 2025-era session the SDK asks the
+ * same form through elicitation and re-enters the handler. A client that cannot show a form, a server
+ * with no way to receive the answer (`canAsk` false: stateless 2025 serving), or one that does not know
+ * its caller (`servesApprovals` false: no `authorize`) gets a refusal and the call is not run.
  *
  * @example
  * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true, servesApprovals: true })
