@@ -11,8 +11,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { capText } from '../shared/cap-text.js'
+import type { ClaimStore } from '../shared/claim-store.js'
 import { isRecord } from '../shared/is-record.js'
 import { toJsonText } from '../tool/tool-result.js'
+import { claimRequestState, REQUEST_STATE_TTL_SECONDS } from './claim-request-state.js'
 import { argsDigest } from './served-state.js'
 
 // The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
@@ -21,11 +23,19 @@ const MAX_QUESTION_ARGS_CHARS = 2000
 const APPROVAL_KEY = 'approval'
 
 /** What a question carries to its retry, sealed: the call it was asked for (the arguments as a digest). */
-export interface ApprovalState {
+interface ApprovalState {
   tool: string
   args: string
+  /** Makes the question one of a kind, so that its answer is taken once. */
+  nonce: string
   /** Absent on an approval question; a forwarded round's state says `forward`. */
   kind?: undefined
+}
+
+/** The seal of approval questions, and the claim that takes an approving answer once. */
+export interface ApprovalCodec extends RequestStateCodec<ApprovalState> {
+  /** Claims an answered question before its call runs; rejects (invalid params) when claimed before. */
+  claim(state: ApprovalState): Promise<void>
 }
 
 /**
@@ -39,26 +49,35 @@ export type ApprovalVerdict =
 
 /**
  * The seal of approval questions: an HMAC over what the retry must echo, so a client cannot claim an
- * answer to a question it was never asked (for other arguments, another tool). Every instance serving
- * the retry needs the same key; without one, a random key for this process.
+ * answer to a question it was never asked (for other arguments, another tool), with a ten-minute expiry
+ * and a nonce an approving answer is claimed by in `claims`, so that it runs the call once on any number
+ * of instances. Every instance serving the retry needs the same key; without one, a random key for this
+ * process.
  *
  * @example
- * const codec = approvalCodec(process.env.MCP_STATE_KEY)
+ * const codec = approvalCodec(process.env.MCP_STATE_KEY, createRedisStore({ url }))
  */
-export function approvalCodec(key: string | Uint8Array | undefined): RequestStateCodec<ApprovalState> {
-  return createRequestStateCodec<ApprovalState>({
+export function approvalCodec(key: string | Uint8Array | undefined, claims: ClaimStore): ApprovalCodec {
+  const sealed = createRequestStateCodec<ApprovalState>({
     key: key ?? crypto.getRandomValues(new Uint8Array(32)),
+    ttlSeconds: REQUEST_STATE_TTL_SECONDS,
     bind: (ctx) => ctx.mcpReq.method,
   })
+  return {
+    mint: (payload, ctx) => sealed.mint(payload, ctx),
+    verify: (state, ctx) => sealed.verify(state, ctx),
+    claim: (state) => claimRequestState(claims, state.nonce),
+  }
 }
 
 /**
  * Asks whether a call may run, as a multi-round-trip request: the first round answers `input_required`
  * with a yes/no form and the sealed call; the retry carries the user's answer, which counts only for the
- * call it was asked about. On a 2025-era session the SDK asks the same form through elicitation and
- * re-enters the handler. A client that cannot show a form, a server with no way to receive the answer
- * (`canAsk` false: stateless 2025 serving), or one that does not know its caller (`servesApprovals`
- * false: no `authorize`) gets a refusal and the call is not run.
+ * call it was asked about, and approves it once: the same approving retry again, on this instance or
+ * another sharing the claims, is refused with invalid params. On a 2025-era session the SDK asks the
+ * same form through elicitation and re-enters the handler. A client that cannot show a form, a server
+ * with no way to receive the answer (`canAsk` false: stateless 2025 serving), or one that does not know
+ * its caller (`servesApprovals` false: no `authorize`) gets a refusal and the call is not run.
  *
  * @example
  * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true, servesApprovals: true })
@@ -66,7 +85,7 @@ export function approvalCodec(key: string | Uint8Array | undefined): RequestStat
 export async function askApproval(options: {
   server: Server
   ctx: ServerContext
-  codec: RequestStateCodec<ApprovalState>
+  codec: ApprovalCodec
   name: string
   args: Record<string, unknown>
   era: 'legacy' | 'modern'
@@ -98,12 +117,15 @@ export async function askApproval(options: {
     answer.kind === 'elicit' &&
     state?.kind === undefined &&
     state?.tool === name &&
-    state.args === digest
+    state.args === digest &&
+    typeof state.nonce === 'string'
   ) {
     if (
       answer.action === 'accept' &&
       acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_KEY)?.approve === true
     ) {
+      // Taken once, on any number of instances: a replayed approval is refused, and nothing runs.
+      await codec.claim(state)
       return { kind: 'run' }
     }
     const how =
@@ -111,7 +133,7 @@ export async function askApproval(options: {
     return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
   }
   const question = approvalQuestion(name, args)
-  const requestState = await codec.mint({ tool: name, args: digest }, ctx)
+  const requestState = await codec.mint({ tool: name, args: digest, nonce: crypto.randomUUID() }, ctx)
   return { kind: 'ask', result: inputRequired({ inputRequests: { [APPROVAL_KEY]: question }, requestState }) }
 }
 

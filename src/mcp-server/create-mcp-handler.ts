@@ -11,6 +11,7 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { approvalCodec } from './ask-approval.js'
 import { checkParamHeaders, isToolCall, readJsonBody } from './check-param-headers.js'
+import { readStateClaims } from './claim-request-state.js'
 import {
   createToolkitMcpServer,
   type McpServeOptions,
@@ -67,7 +68,7 @@ export interface McpHandlerOptions extends McpServeOptions {
   maxSessions?: number
   /** Milliseconds a session may stay unused before it is closed. @default 900000 (15 minutes) */
   sessionIdleMs?: number
-  /** Where warnings go (tools left out for want of `authorize`). @default console */
+  /** Where warnings go (tools left out for want of `authorize`, `claims` without a shared key). @default console */
   logger?: Logger
 }
 
@@ -145,9 +146,16 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   }
   const guard = requestGuard(options)
   const servesApprovals = options.authorize !== undefined
-  if (!servesApprovals) warnHiddenApprovals(toolkit, options.logger ?? consoleLogger)
-  const codec = approvalCodec(options.requestStateKey)
-  const forwarding = servedStateCodec(options.requestStateKey)
+  const logger = options.logger ?? consoleLogger
+  if (!servesApprovals) warnHiddenApprovals(toolkit, logger)
+  const claims = readStateClaims(options, 'createMcpHandler')
+  if (options.claims !== undefined && options.requestStateKey === undefined) {
+    logger.warn(
+      'createMcpHandler has `claims` but no `requestStateKey`: each instance seals request states with a key of its own, so a retry that reaches another instance is refused. Give every instance the same `requestStateKey`.',
+    )
+  }
+  const codec = approvalCodec(options.requestStateKey, claims)
+  const forwarding = servedStateCodec(options.requestStateKey, claims)
   const store = taskStoreFor(options)
   const traced = traceServedCalls(options.telemetry)
   const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks' | 'caller'>) =>

@@ -4,7 +4,6 @@ import {
   LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  type RequestStateCodec,
   Server,
   type ServerContext,
   TRACEPARENT_META_KEY,
@@ -12,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker'
 import { SearchSession } from '../loop/search-session.js'
+import type { ClaimStore } from '../shared/claim-store.js'
 import { isRecord } from '../shared/is-record.js'
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js'
 import { errorResult } from '../tool/tool-result.js'
@@ -20,7 +20,7 @@ import { callNeedsApproval } from '../toolkit/check-call.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
-import { type ApprovalState, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
+import { type ApprovalCodec, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
 import { forwardingRound, resumedRound, taskRound } from './forward-input.js'
 import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
 import {
@@ -60,11 +60,22 @@ export interface McpServeOptions {
    */
   listTtlMs?: number
   /**
-   * The key (at least 32 bytes) that seals an approval question to the call it was asked for, so that a
-   * 2026-07-28 client's answer counts only for that call. Every instance that may receive the retry needs
-   * the same key (set it when requests are spread over processes). @default a random key per process
+   * The key (at least 32 bytes) that seals a request state (an approval question, a forwarded round of
+   * input) to the call it was asked for, so that a 2026-07-28 client's answer counts only for that call.
+   * Every instance that may receive the retry needs the same key, and then `claims` too (a key without
+   * `claims` is a `ConfigError`). @default a random key per process
    */
   requestStateKey?: string | Uint8Array
+  /**
+   * Where each answered request state is claimed before its call runs, so that it runs once on any
+   * number of instances: a store they share (`createRedisStore`, `createPostgresStore`; any
+   * `ClaimStore`). A replayed state, on this instance or another, is refused with `-32602`.
+   * @default the process's own guard, in memory: one instance
+   *
+   * @example
+   * createMcpHandler({ toolkit, authorize, requestStateKey: process.env.MCP_STATE_KEY, claims: createRedisStore({ url }) })
+   */
+  claims?: ClaimStore
   /**
    * Tasks kept at once for `longRunning` tools (running and finished, over every caller); past it the
    * oldest finished task is dropped, and with none finished a new task is refused. @default 1000
@@ -93,7 +104,7 @@ export interface ServedInstance {
   /** Whether tools that may need approval are served (the host knows who the caller is). */
   servesApprovals: boolean
   /** The seal of approval questions, shared by every instance of one handler. */
-  codec: RequestStateCodec<ApprovalState>
+  codec: ApprovalCodec
   /** The seal of forwarded rounds of input, shared by every instance of one handler. */
   forwarding: ServedStateCodec
   /** Who is calling, to bind forwarded rounds to; absent, this instance (one 2025 session). */

@@ -44,8 +44,9 @@ export type ForwardVerdict =
 /**
  * The forwarded round a retry answers, when its `requestState` is one (already verified by the server's
  * state hook: sealed by this handler for this caller, not expired). It must name this very call (tool and
- * arguments), answer only keys that round asked, and not have been used before; anything else is refused
- * with invalid params, whose message says nothing of the state.
+ * arguments) and answer only keys that round asked, else it is refused with invalid params, whose
+ * message says nothing of the state; then it is claimed, once on any number of instances (a replay is
+ * refused with invalid params saying it was used already).
  *
  * @example
  * const resumed = await resumedRound({ ctx, name, digest: () => argsDigest(args), codec })
@@ -65,11 +66,11 @@ export async function resumedRound(options: {
   if (
     forwarded.tool !== name ||
     forwarded.args !== (await digest()) ||
-    answered.some((key) => !asked.has(key)) ||
-    !codec.consume(forwarded)
+    answered.some((key) => !asked.has(key))
   ) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState')
   }
+  await codec.claim(forwarded)
   return forwarded
 }
 

@@ -2,6 +2,7 @@ import { ConfigError } from '../errors.js'
 import { isRecord } from '../shared/is-record.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
+import { readStateClaims } from './claim-request-state.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
 import { taskStoreFor } from './serve-tasks.js'
 import { servedStateCodec } from './served-state.js'
@@ -59,8 +60,9 @@ export async function serveStdio(
   }
   // Loaded here: the stdio entry needs Node's process streams, which the HTTP handler must not.
   const { serveStdio: serveSdkStdio } = await import('@modelcontextprotocol/server/stdio')
-  const codec = approvalCodec(options.requestStateKey)
-  const forwarding = servedStateCodec(options.requestStateKey)
+  const claims = readStateClaims(options, 'serveStdio')
+  const codec = approvalCodec(options.requestStateKey, claims)
+  const forwarding = servedStateCodec(options.requestStateKey, claims)
   // One client per process: its tasks are bound to this connection.
   const tasks = { store: taskStoreFor(options), owner: () => Promise.resolve('stdio') }
   const traced = traceServedCalls(options.telemetry)

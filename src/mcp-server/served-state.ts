@@ -1,7 +1,10 @@
 // The request state a gateway hands its 2026-07-28 caller when a source server behind it asks for input:
-// sealed with an HMAC under a key of the handler, bound to the caller, and good for one retry.
+// sealed with an HMAC under a key of the handler, bound to the caller, and good for one retry (claimed
+// in the handler's `claims`, so on any number of instances).
 
+import type { ClaimStore } from '../shared/claim-store.js'
 import { toJsonText } from '../tool/tool-result.js'
+import { claimRequestState, REQUEST_STATE_TTL_SECONDS } from './claim-request-state.js'
 
 /** What a forwarded round carries to its retry: the call it belongs to and the source's own state. */
 export interface ForwardedState {
@@ -26,9 +29,7 @@ export interface ForwardedState {
 const MAX_SERVED_STATE_CHARS = 16 * 1024
 // The prefix that tells a forwarded round's state from an approval question's.
 const PREFIX = 'tnf1.'
-const TTL_MS = 10 * 60_000
-// States accepted and not yet expired, remembered to refuse a second use.
-const MAX_REMEMBERED = 100_000
+const TTL_MS = REQUEST_STATE_TTL_SECONDS * 1000
 
 /** The seal of forwarded rounds of one handler (every instance it makes shares it). */
 export interface ServedStateCodec {
@@ -38,20 +39,24 @@ export interface ServedStateCodec {
   mint(payload: Omit<ForwardedState, 'kind' | 'nonce' | 'exp'>, caller: string): Promise<string | undefined>
   /** The payload of a state sealed for `caller`; throws when it is malformed, tampered, expired or another's. */
   verify(state: string, caller: string): Promise<ForwardedState>
-  /** Marks a verified state used: `false` when it was used before. */
-  consume(state: ForwardedState): boolean
+  /**
+   * Claims a verified state before its call runs again: rejects (invalid params) when it was claimed
+   * before, on this instance or any other sharing the claims.
+   */
+  claim(state: ForwardedState): Promise<void>
 }
 
 /**
  * The seal of a handler's forwarded rounds: HMAC-SHA256 over the payload and the caller's identity (so a
  * state moved to another caller fails), under `key` (at least 32 bytes; a random one when absent), with
- * a ten-minute expiry and a one-time nonce remembered by this process.
+ * a ten-minute expiry and a one-time nonce, claimed in `claims` (a store every instance shares, or the
+ * process's guard).
  *
  * @example
- * const codec = servedStateCodec(process.env.MCP_STATE_KEY)
+ * const codec = servedStateCodec(process.env.MCP_STATE_KEY, createRedisStore({ url }))
  * const state = await codec.mint({ tool: 'test_ask', args, keys: ['name'], round: 1 }, 'caller:alice')
  */
-export function servedStateCodec(key: string | Uint8Array | undefined): ServedStateCodec {
+export function servedStateCodec(key: string | Uint8Array | undefined, claims: ClaimStore): ServedStateCodec {
   const raw =
     typeof key === 'string'
       ? new TextEncoder().encode(key)
@@ -63,7 +68,6 @@ export function servedStateCodec(key: string | Uint8Array | undefined): ServedSt
     false,
     ['sign', 'verify'],
   )
-  const used = new Map<string, number>()
   const signed = (body: string, caller: string): Uint8Array<ArrayBuffer> =>
     new TextEncoder().encode(`toolnexus.forwarded-input\u0000${caller}\u0000${body}`)
   return {
@@ -95,17 +99,7 @@ export function servedStateCodec(key: string | Uint8Array | undefined): ServedSt
       if (payload.exp < Date.now()) throw new Error('expired')
       return payload
     },
-    consume(state) {
-      const now = Date.now()
-      if (used.has(state.nonce)) return false
-      if (used.size >= MAX_REMEMBERED) {
-        for (const [nonce, exp] of used) if (exp < now) used.delete(nonce)
-        // Still full of live states: refuse rather than forget one that could then be replayed.
-        if (used.size >= MAX_REMEMBERED) return false
-      }
-      used.set(state.nonce, state.exp)
-      return true
-    },
+    claim: (state) => claimRequestState(claims, state.nonce),
   }
 }
 

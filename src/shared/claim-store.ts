@@ -11,7 +11,8 @@ import type { Awaitable } from './awaitable.js'
  * `createRedisStore` and `createPostgresStore` (every instance that shares the database).
  *
  * Passed as `claims` to `createClient`, `createChatHandler` and `withToolkit`, it claims each answered
- * run before anything runs, so the run is answered once across instances, restarts and cold starts.
+ * run before anything runs, so the run is answered once across instances, restarts and cold starts;
+ * passed to `createMcpHandler` and `serveStdio`, it claims each request state the server handed out.
  *
  * @example
  * const claims: ClaimStore = createRedisStore({ url: process.env.REDIS_URL })

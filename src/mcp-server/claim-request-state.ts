@@ -1,0 +1,68 @@
+// A request state a served toolkit hands out (an approval question, a forwarded round of input) runs a
+// call when it comes back, so it is accepted once, on any number of instances: before the call runs its
+// state is claimed in `claims`, one atomic step of a store every instance shares (else the process's own
+// guard, in memory). A replay, here or on another instance, loses the claim and is refused the same way.
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { readClaimStore } from '../approvals/claim-store.js'
+import { processClaims } from '../approvals/process-claims.js'
+import { ConfigError } from '../errors.js'
+import type { ClaimStore } from '../shared/claim-store.js'
+
+/** How long a sealed request state may be answered, in seconds: ten minutes. */
+export const REQUEST_STATE_TTL_SECONDS = 600
+
+// Kept past a state's expiry: a claim outlives the state even on an instance whose clock runs late.
+const CLAIM_SLACK_SECONDS = 60
+// What a state's claim key starts with, beside the approvals' `approval:` keys in the same store.
+const CLAIM_KEY_PREFIX = 'mcp-request-state:'
+
+/**
+ * Reads the `claims` option of a served toolkit: the store given, else the process's guard. A
+ * `requestStateKey` without `claims` is refused: every instance (and every restart) holding the key
+ * would accept a state again and run its call twice, with nothing shared to say it was used.
+ *
+ * @example
+ * const claims = readStateClaims({ requestStateKey, claims: createRedisStore({ url }) }, 'createMcpHandler')
+ */
+export function readStateClaims(
+  options: { claims?: unknown; requestStateKey?: unknown },
+  where: string,
+): ClaimStore {
+  const claims = readClaimStore(options.claims, where)
+  if (claims !== undefined) return claims
+  if (options.requestStateKey !== undefined) {
+    throw new ConfigError(
+      `${where}: \`requestStateKey\` is set without \`claims\`: every instance (and every restart) holding the key would accept an answered request state again, and run its call twice. Pass claims, a store they share: { requestStateKey, claims: createRedisStore({ url }) } (or createPostgresStore). One instance needs neither.`,
+      { field: 'claims' },
+    )
+  }
+  return processClaims
+}
+
+/**
+ * Claims the request state named by `nonce` (its one-of-a-kind id) before the call it carries runs.
+ * Resolves when this request is the first to claim it; rejects with invalid params when it was claimed
+ * before (a replay, on this instance or another), and with an internal error when the store fails:
+ * either way nothing runs.
+ *
+ * @example
+ * await claimRequestState(claims, state.nonce) // then run the call
+ */
+export async function claimRequestState(claims: ClaimStore, nonce: string): Promise<void> {
+  let first: boolean
+  try {
+    first =
+      (await claims.claim(CLAIM_KEY_PREFIX + nonce, REQUEST_STATE_TTL_SECONDS + CLAIM_SLACK_SECONDS)) === true
+  } catch {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      'The requestState could not be claimed: the claims store failed. The call was not run.',
+    )
+  }
+  if (!first) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'This requestState was used already (on this instance or another). The call was not run again.',
+    )
+  }
+}
