@@ -64,7 +64,8 @@ export interface McpServerConfig {
    * OAuth for a remote server. `grant` is `authorization_code` (PKCE; the host's
    * `oauth.onAuthorization` gets the browser URL and hands back where the browser returned) or
    * `client_credentials` (machine to machine, needs `clientId` and either `clientSecret` or a
-   * `privateKey` that signs a JWT assertion). With `clientId` the client is pre-registered; without it,
+   * `privateKey` that signs a JWT assertion) or `cross_app_access` (enterprise-managed: the user's ID
+   * token from the host's `oauth.idToken`, exchanged at the `idp` for a grant). With `clientId` the client is pre-registered; without it,
    * it registers itself dynamically. Values expand `${VAR}`. An entry with only a `url` starts the
    * authorization code flow on a 401 challenge when the toolkit has `oauth.onAuthorization`.
    */
@@ -77,10 +78,16 @@ export interface McpServerConfig {
  * @example
  * const auth: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', clientSecret: '${SVC_SECRET}' }
  * const signed: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', privateKey: '${SVC_KEY}', algorithm: 'ES256' }
+ * const enterprise: McpAuthConfig = {
+ *   grant: 'cross_app_access',
+ *   clientId: 'agent',
+ *   clientSecret: '${MCP_SECRET}',
+ *   idp: { issuer: 'https://acme.okta.com', clientId: 'agent-app' },
+ * }
  */
 export interface McpAuthConfig {
   /** @default 'authorization_code' */
-  grant?: 'authorization_code' | 'client_credentials'
+  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access'
   clientId?: string
   /** Kept out of every log, status and message, like `env` and `headers` values. */
   clientSecret?: string
@@ -103,6 +110,28 @@ export interface McpAuthConfig {
   clientMetadataUrl?: string
   /** The client name registered dynamically. @default 'toolnexus' */
   clientName?: string
+  /**
+   * For `cross_app_access`: the enterprise identity provider (the one the user signed in with) that
+   * exchanges the user's ID token for a grant to this server (an ID-JAG, by RFC 8693 token exchange).
+   * `clientSecret` is kept out of every log, like the others.
+   */
+  idp?: McpIdentityProvider
+}
+
+/**
+ * The enterprise identity provider of an `mcp.json` entry with `"grant": "cross_app_access"`.
+ *
+ * @example
+ * const idp: McpIdentityProvider = { issuer: 'https://acme.okta.com', clientId: 'agent-app', clientSecret: '${IDP_SECRET}' }
+ */
+export interface McpIdentityProvider {
+  /** The identity provider's issuer URL; its token endpoint is found in its metadata. */
+  issuer: string
+  /** This app's client at the identity provider. */
+  clientId: string
+  clientSecret?: string
+  /** The token endpoint, when the identity provider publishes no metadata. */
+  tokenEndpoint?: string
 }
 
 /**

@@ -1,5 +1,5 @@
 // The client the official MCP conformance suite drives: `<command> <server-url>`, with the scenario in
-// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key) in MCP_CONFORMANCE_CONTEXT. Everything it
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key, an ID token) in MCP_CONFORMANCE_CONTEXT. Everything it
 // does goes through a toolkit: connect, list, call each tool, answer elicitation, authorize with OAuth.
 import type { McpAuthConfig } from '../../src/index.js'
 import { createToolkit } from '../../src/index.js'
@@ -18,6 +18,15 @@ function authOf(): McpAuthConfig | undefined {
   if (!scenario.startsWith('auth/')) return undefined
   const { client_id: clientId, client_secret: clientSecret } = context
   const { private_key_pem: privateKey, signing_algorithm: algorithm } = context
+  const { idp_issuer: idpIssuer, idp_client_id: idpClientId, idp_token_endpoint: tokenEndpoint } = context
+  if (idpIssuer !== undefined && idpClientId !== undefined && clientId !== undefined) {
+    return {
+      grant: 'cross_app_access',
+      clientId,
+      ...(clientSecret !== undefined && { clientSecret }),
+      idp: { issuer: idpIssuer, clientId: idpClientId, ...(tokenEndpoint !== undefined && { tokenEndpoint }) },
+    }
+  }
   if (scenario.startsWith('auth/client-credentials') && clientId !== undefined && privateKey !== undefined) {
     return {
       grant: 'client_credentials',
@@ -58,6 +67,8 @@ const toolkit = await createToolkit({
       if (location === null) throw new Error(`no authorization redirect (HTTP ${response.status})`)
       return { callbackUrl: new URL(location, url) }
     },
+    // Enterprise-managed authorization: the user's ID token, as the scenario's identity provider issued it.
+    idToken: () => context.idp_id_token ?? '',
   },
   // Accept with nothing filled in: every field takes the default the server gave.
   onElicitation: () => ({ action: 'accept', content: {} }),
