@@ -1,6 +1,7 @@
 // An `mcp.json` entry's `auth`, read and checked: the grant, the client, and what proves it. Every
-// secret it holds (`clientSecret`, `privateKey`, `idp.clientSecret`) is reported, even when written
+// secret it holds (`clientSecret`, `privateKey`, `assertion`, `idp.clientSecret`) is reported, even when written
 // literally, so it is masked wherever the connection writes text.
+import { resolve } from 'node:path'
 import { isRecord } from '../shared/is-record.js'
 import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { readSigningKey } from './client-credentials-jwt.js'
@@ -18,6 +19,7 @@ const GRANTS: ReadonlyArray<NonNullable<McpAuthConfig['grant']>> = [
   'authorization_code',
   'client_credentials',
   'cross_app_access',
+  'jwt_bearer',
 ]
 
 /** What each grant proves the client with, said when the entry gives something else. */
@@ -30,6 +32,9 @@ const GRANT_NEEDS: Record<NonNullable<McpAuthConfig['grant']>, string> = {
     '"auth" with "grant": "cross_app_access" needs "clientId" and "clientSecret" (the client registered ' +
     'with the MCP server\'s authorization server) and "idp": { "issuer", "clientId" } (the enterprise ' +
     "identity provider that exchanges the user's ID token)",
+  jwt_bearer:
+    '"auth" with "grant": "jwt_bearer" needs "clientId" and one of "assertionFile" (where the platform keeps ' +
+    'the workload\'s JWT) or "assertion" (the JWT, usually "${VAR}")',
 }
 
 /**
@@ -75,6 +80,20 @@ export function oauthPlanOf(
   if (key !== undefined) plan.signingKey = key
   const idp = idpOf(raw, context, secrets)
   if (idp !== undefined) plan.idp = idp
+  const assertion = field('assertion')
+  const assertionFile = field('assertionFile')
+  if (assertion !== undefined) {
+    plan.assertion = assertion
+    secrets.push(...secretPartsOf(assertion))
+  }
+  if (assertionFile !== undefined) plan.assertionFile = resolve(context.baseDir, assertionFile)
+  if (grant === 'jwt_bearer') {
+    if (plan.clientId === undefined || (assertion === undefined) === (assertionFile === undefined)) {
+      throw new EntryProblem(GRANT_NEEDS[grant])
+    }
+  } else if (assertion !== undefined || assertionFile !== undefined) {
+    throw new EntryProblem('"auth.assertion" and "auth.assertionFile" are the grant of "grant": "jwt_bearer"')
+  }
   if (grant === 'client_credentials') {
     const proofs = Number(plan.clientSecret !== undefined) + Number(key !== undefined)
     if (plan.clientId === undefined || proofs !== 1) throw new EntryProblem(GRANT_NEEDS[grant])

@@ -8,7 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
 import { privateKeyJwtAuth } from './client-credentials-jwt.js'
-import { crossAppTokenRequest, JWT_BEARER_GRANT } from './cross-app-access.js'
+import { crossAppTokenRequest, JWT_BEARER_GRANT, workloadTokenRequest } from './jwt-bearer-grant.js'
 import type { OAuthPlan } from './mcp-server-plan.js'
 import type {
   OAuthAuthorizationResult,
@@ -266,22 +266,19 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> | undefined {
+    const wanted = scope ?? this.#plan.scope
+    const grant = {
+      server: this.#server,
+      plan: this.#plan,
+      ...(wanted !== undefined && { scope: wanted }),
+      onSecret: this.#onSecret,
+    }
+    if (this.#plan.grant === 'jwt_bearer') return workloadTokenRequest(grant)
     if (this.#plan.grant === 'cross_app_access') {
-      const { authorizationServer, resource } = this.#found
-      const wanted = scope ?? this.#plan.scope
-      return crossAppTokenRequest({
-        server: this.#server,
-        plan: this.#plan,
-        host: this.#host,
-        authorizationServer,
-        resource,
-        ...(wanted !== undefined && { scope: wanted }),
-        onSecret: this.#onSecret,
-      })
+      return crossAppTokenRequest({ ...grant, host: this.#host, ...this.#found })
     }
     if (this.#plan.grant !== 'client_credentials') return undefined
     const params = new URLSearchParams({ grant_type: 'client_credentials' })
-    const wanted = scope ?? this.#plan.scope
     if (wanted !== undefined) params.set('scope', wanted)
     return params
   }

@@ -1,5 +1,5 @@
 // The client the official MCP conformance suite drives: `<command> <server-url>`, with the scenario in
-// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key, an ID token) in MCP_CONFORMANCE_CONTEXT. Everything it
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key, an ID token, a workload JWT) in MCP_CONFORMANCE_CONTEXT. Everything it
 // does goes through a toolkit: connect, list, call each tool, answer elicitation, authorize with OAuth.
 import type { McpAuthConfig } from '../../src/index.js'
 import { createToolkit } from '../../src/index.js'
@@ -19,6 +19,9 @@ function authOf(): McpAuthConfig | undefined {
   const { client_id: clientId, client_secret: clientSecret } = context
   const { private_key_pem: privateKey, signing_algorithm: algorithm } = context
   const { idp_issuer: idpIssuer, idp_client_id: idpClientId, idp_token_endpoint: tokenEndpoint } = context
+  if (context.valid_jwt !== undefined && clientId !== undefined) {
+    return { grant: 'jwt_bearer', clientId, assertion: context.valid_jwt }
+  }
   if (idpIssuer !== undefined && idpClientId !== undefined && clientId !== undefined) {
     return {
       grant: 'cross_app_access',

@@ -1,6 +1,11 @@
-// Enterprise-managed authorization against a loopback identity provider and authorization server: the
-// user's ID token from the host is exchanged for an ID-JAG, the ID-JAG for the MCP server's token.
-import { afterEach, describe, expect, it } from 'vitest'
+// JWT bearer grants against a loopback authorization server: a workload's JWT from the platform, and
+// enterprise-managed authorization, where the user's ID token from the host is exchanged at a loopback
+// identity provider for an ID-JAG, and the ID-JAG for the MCP server's token.
+import { generateKeyPairSync } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   ConfigError,
   createToolkit,
@@ -8,7 +13,7 @@ import {
   type OAuthOptions,
   type Toolkit,
 } from '../../src/index.js'
-import { type EnterpriseIdp, startEnterpriseIdp } from '../fixtures/mcp/enterprise-idp.js'
+import { type EnterpriseIdp, signedJwt, startEnterpriseIdp } from '../fixtures/mcp/enterprise-idp.js'
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/mcp/oauth-server.js'
 import { recordingLogger } from './mcp-fixtures.js'
 import { recordingStore } from './oauth-host.js'
@@ -175,5 +180,110 @@ describe('enterprise-managed authorization (grant "cross_app_access")', () => {
       expect(error).toBeInstanceOf(ConfigError)
       expect((error as ConfigError).field).toBe(field)
     }
+  })
+})
+
+describe('workload identity (grant "jwt_bearer")', () => {
+  const platform = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  let folder = ''
+  afterEach(async () => {
+    if (folder !== '') await rm(folder, { recursive: true, force: true })
+    folder = ''
+  })
+  async function startWorkload() {
+    fixture = await startOAuthFixture({
+      workloadKey: platform.publicKey.export({ format: 'jwk' }) as Record<string, unknown>,
+    })
+    folder = await mkdtemp(join(tmpdir(), 'toolnexus-wif-'))
+    const jwt = signedJwt(
+      platform.privateKey,
+      {},
+      { iss: 'https://platform.test', sub: 'ci', aud: new URL(fixture.url).origin },
+    )
+    return jwt
+  }
+
+  it('the JWT in assertionFile is the grant: read when a token is needed, shown nowhere', async () => {
+    const jwt = await startWorkload()
+    const file = join(folder, 'token')
+    await writeFile(file, `${jwt}\n`)
+    const { toolkit, lines } = await toolkitFor(
+      { grant: 'jwt_bearer', clientId: 'ci', assertionFile: file },
+      {},
+    )
+    expect(toolkit.mcpServers().crm?.reason).toBeUndefined()
+    expect(fixture.log).toStrictEqual([
+      {
+        endpoint: 'token',
+        as: 'as1',
+        grant: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        clientId: 'ci',
+        assertion: jwt,
+      },
+    ])
+    const result = await toolkit.execute('crm_whoami', {})
+    expect(result.isError).toBe(false)
+    const everything = JSON.stringify([result, lines, toolkit.mcpServers(), toolkit.warnings()])
+    for (const secret of [jwt, ...fixture.issued]) expect(everything).not.toContain(secret)
+  })
+
+  it('a JWT from the environment through "${VAR}" works the same, masked', async () => {
+    const jwt = await startWorkload()
+    vi.stubEnv('WORKLOAD_JWT', jwt)
+    const { toolkit, lines } = await toolkitFor(
+      { grant: 'jwt_bearer', clientId: 'ci', assertion: '${WORKLOAD_JWT}' },
+      {},
+    ).finally(() => vi.unstubAllEnvs())
+    expect(toolkit.mcpStatus()).toStrictEqual({ crm: 'connected' })
+    expect(JSON.stringify([lines, toolkit.mcpServers()])).not.toContain(jwt)
+  })
+
+  it('a JWT for another audience is refused by the server: the reason shows neither JWT nor token', async () => {
+    await startWorkload()
+    const wrong = signedJwt(
+      platform.privateKey,
+      {},
+      { iss: 'https://platform.test', sub: 'ci', aud: 'https://elsewhere.test' },
+    )
+    const { toolkit, lines } = await toolkitFor({ grant: 'jwt_bearer', clientId: 'ci', assertion: wrong }, {})
+    const info = toolkit.mcpServers().crm
+    expect(info?.status).toBe('failed')
+    expect(JSON.stringify([info, lines])).not.toContain(wrong)
+  })
+
+  it.each([
+    ['missing', undefined, 'cannot be read (ENOENT)'],
+    ['empty', '  \n', 'holds no JWT (empty)'],
+    ['too large', 'x'.repeat(70_000), 'holds no JWT (over 65536 bytes)'],
+  ])(
+    'a token file that is %s fails the server naming the file, before any token request',
+    async (_, content, reason) => {
+      await startWorkload()
+      const file = join(folder, 'token')
+      if (content !== undefined) await writeFile(file, content)
+      const { toolkit } = await toolkitFor({ grant: 'jwt_bearer', clientId: 'ci', assertionFile: file }, {})
+      expect(toolkit.mcpServers().crm?.reason).toContain(`the workload token file ${file} ${reason}`)
+      expect(fixture.log).toStrictEqual([])
+    },
+  )
+
+  it.each([
+    [{ grant: 'jwt_bearer', clientId: 'ci' }, 'needs "clientId" and one of "assertionFile"'],
+    [
+      { grant: 'jwt_bearer', clientId: 'ci', assertion: 'a', assertionFile: 'b' },
+      'needs "clientId" and one of',
+    ],
+    [{ grant: 'jwt_bearer', assertion: 'a' }, 'needs "clientId"'],
+    [
+      { grant: 'client_credentials', clientId: 'a', clientSecret: 's', assertion: 'x' },
+      'are the grant of "grant": "jwt_bearer"',
+    ],
+  ])('a config problem is named at load: %j', async (auth, reason) => {
+    await startWorkload()
+    const { toolkit } = await toolkitFor(auth as McpAuthConfig, {})
+    expect(toolkit.mcpServers().crm).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining(reason),
+    })
   })
 })
