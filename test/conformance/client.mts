@@ -27,7 +27,11 @@ function authOf(): McpAuthConfig | undefined {
       grant: 'cross_app_access',
       clientId,
       ...(clientSecret !== undefined && { clientSecret }),
-      idp: { issuer: idpIssuer, clientId: idpClientId, ...(tokenEndpoint !== undefined && { tokenEndpoint }) },
+      idp: {
+        issuer: idpIssuer,
+        clientId: idpClientId,
+        ...(tokenEndpoint !== undefined && { tokenEndpoint }),
+      },
     }
   }
   if (scenario.startsWith('auth/client-credentials') && clientId !== undefined && privateKey !== undefined) {
