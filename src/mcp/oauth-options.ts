@@ -15,6 +15,8 @@ export interface OAuthCredentials {
     [key: string]: unknown
   }
   client?: { client_id: string; client_secret?: string; [key: string]: unknown }
+  /** The private key (a JWK) DPoP-bound tokens are bound to, kept so they work in the next process. */
+  dpopKey?: Record<string, unknown>
 }
 
 /**

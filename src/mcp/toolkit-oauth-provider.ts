@@ -1,5 +1,6 @@
 import type {
   AddClientAuthentication,
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -8,6 +9,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
 import { privateKeyJwtAuth } from './client-credentials-jwt.js'
+import { freshDpopSession, offersDpop, restoredDpopSession } from './dpop-key.js'
 import { crossAppTokenRequest, JWT_BEARER_GRANT, workloadTokenRequest } from './jwt-bearer-grant.js'
 import type { OAuthPlan } from './mcp-server-plan.js'
 import type {
@@ -66,6 +68,11 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   #callback: URLSearchParams | undefined
   /** The authorization server's issuer and the server's resource, as the SDK's discovery found them. */
   #found: { authorizationServer?: string; resource?: string } = {}
+  /** The DPoP session once one is in use, and its private key, kept with the tokens. */
+  #dpop: Promise<DpopSession | undefined> | undefined
+  #dpopKey: Record<string, unknown> | undefined
+  /** Whether the store was asked for a kept DPoP key (asked once: every request asks for the session). */
+  #dpopKeyLooked = false
 
   constructor(options: {
     server: string
@@ -195,7 +202,10 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     this.#reportTokens(tokens)
     const stamped =
       tokens.issuer === undefined && ctx !== undefined ? { ...tokens, issuer: ctx.issuer } : tokens
-    await this.#update({ tokens: stamped as NonNullable<OAuthCredentials['tokens']> })
+    await this.#update({
+      tokens: stamped as NonNullable<OAuthCredentials['tokens']>,
+      ...(this.#dpopKey !== undefined && { dpopKey: this.#dpopKey }),
+    })
     // The authorization is complete: the next one discovers the authorization server afresh, so a
     // server that moved to another one is followed there.
     this.#verifier = undefined
@@ -255,6 +265,48 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   /** Kept only while an authorization is under way: its code is redeemed where it was issued. */
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.#verifier === undefined ? undefined : this.#discovery
+  }
+
+  /**
+   * The DPoP session, when the authorization server binds tokens to a key (its metadata lists ES256
+   * proofs) or a key is kept with the tokens: the SDK signs a proof into each token request and each
+   * request to the server with it. `undefined` otherwise: plain bearer tokens.
+   */
+  dpop(): Promise<DpopSession | undefined> {
+    if (this.#dpop !== undefined) return this.#dpop
+    if (this.#dpopKeyLooked && !offersDpop(this.#discovery?.authorizationServerMetadata)) {
+      return Promise.resolve(undefined)
+    }
+    const pending = this.#dpopSession()
+    this.#dpop = pending
+    // No session yet: decide again when discovery has found the authorization server.
+    pending.then(
+      (session) => {
+        if (session === undefined) this.#dpop = undefined
+      },
+      () => {
+        this.#dpop = undefined
+      },
+    )
+    return pending
+  }
+
+  async #dpopSession(): Promise<DpopSession | undefined> {
+    if (!this.#dpopKeyLooked) {
+      this.#dpopKeyLooked = true
+      const kept = (await this.#store.get(this.#key))?.dpopKey
+      if (kept !== undefined) return this.#useDpopKey(kept, await restoredDpopSession(kept))
+    }
+    if (!offersDpop(this.#discovery?.authorizationServerMetadata)) return undefined
+    const { session, jwk } = await freshDpopSession()
+    await this.#update({ dpopKey: jwk })
+    return this.#useDpopKey(jwk, session)
+  }
+
+  #useDpopKey(jwk: Record<string, unknown>, session: DpopSession): DpopSession {
+    if (typeof jwk.d === 'string') this.#onSecret(jwk.d)
+    this.#dpopKey = jwk
+    return session
   }
 
   saveAuthorizationServerUrl(issuer: string): void {

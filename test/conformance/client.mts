@@ -83,9 +83,15 @@ const toolkit = await createToolkit({
 
 let failed = toolkit.mcpStatus().server !== 'connected'
 // The calls the scenario names (its tools under the toolkit's names), else each tool with sample arguments.
+// A server with a schema echo tool asks for the other tool's input schema as the toolkit holds it (to see
+// which keywords were kept), and only that call.
+const echo = toolkit.tools().find((tool) => tool.name === 'server_json_schema_echo')
+const echoed = toolkit.tools().find((tool) => tool !== echo)?.inputSchema
 const calls =
   context.toolCalls?.map((call) => ({ name: `server_${call.name}`, args: call.arguments ?? {} })) ??
-  toolkit.tools().map((tool) => ({ name: tool.name, args: sampleArgs(tool.inputSchema) }))
+  (echo !== undefined
+    ? [{ name: echo.name, args: { schema: echoed } }]
+    : toolkit.tools().map((tool) => ({ name: tool.name, args: sampleArgs(tool.inputSchema) })))
 for (const { name, args } of calls) {
   const result = await toolkit.execute(name, args)
   if (result.isError) {
@@ -104,7 +110,16 @@ function sampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
   const sample: Record<string, unknown> = {}
   for (const name of required) {
     const type = properties[name]?.type
-    sample[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'x'
+    sample[name] =
+      type === 'number' || type === 'integer'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'object'
+            ? {}
+            : type === 'array'
+              ? []
+              : 'x'
   }
   return sample
 }
