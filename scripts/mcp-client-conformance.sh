@@ -13,10 +13,9 @@ node22="$(bash scripts/node22.sh)"
 cli="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 conformance() { PATH="$(dirname "$node22"):$PATH" "$node22" "$cli" "$@"; }
 
-# Enterprise flows outside what an mcp.json entry configures.
+# Scenarios this client refuses by rule, with the reason.
 declare -A SKIPPED=(
   [auth/2025-03-26-oauth-metadata-backcompat]="its authorization server's metadata names another issuer than the URL it is found at, which the issuer check refuses (a metadata document must name its own issuer)"
-  [auth/cross-app-access-complete-flow]="enterprise-managed authorization (an IdP ID token exchanged for an ID-JAG grant): not an mcp.json auth grant"
 )
 
 if [ "$#" -gt 0 ]; then

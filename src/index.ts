@@ -102,7 +102,13 @@ export type { RunStream } from './loop/run-stream.js'
 // Tool search
 export { SEARCH_TOOL_NAME } from './loop/search-session.js'
 export type { LoopOptions } from './loop/settings.js'
-export type { McpAuthConfig, McpConfig, McpServerConfig, McpServerType } from './mcp/mcp-config.js'
+export type {
+  McpAuthConfig,
+  McpConfig,
+  McpIdentityProvider,
+  McpServerConfig,
+  McpServerType,
+} from './mcp/mcp-config.js'
 export type {
   ElicitationHandler,
   ElicitationMode,
@@ -123,6 +129,7 @@ export type {
   OAuthAuthorizationRequest,
   OAuthAuthorizationResult,
   OAuthCredentials,
+  OAuthIdTokenRequest,
   OAuthOptions,
   OAuthTokenStore,
 } from './mcp/oauth-options.js'

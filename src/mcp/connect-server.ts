@@ -14,15 +14,11 @@ import { boundedMcpFetch } from './bounded-mcp-fetch.js'
 import { describeError, describeStartFailure } from './describe-mcp-failure.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
+import { isOAuthChallenge, oauthSetupHint, shownOAuthFailure } from './oauth-challenge.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
 import { interceptTaskAnswers } from './task-calls.js'
-import {
-  isOAuthChallenge,
-  oauthSetupHint,
-  shownOAuthFailure,
-  type ToolkitOAuthProvider,
-} from './toolkit-oauth-provider.js'
+import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const STDERR_DRAIN_MS = 1000

@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from './connection-options.js'
-import type { RemoteServerPlan } from './mcp-server-plan.js'
-import { challengePlan, memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
+import type { OAuthPlan, RemoteServerPlan } from './mcp-server-plan.js'
+import type { OAuthOptions } from './oauth-options.js'
+import { memoryTokenStore, ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 
 /**
  * The OAuth provider of one remote server's connection: for an entry with `auth`, or one that answered
@@ -34,4 +35,18 @@ export function connectionOAuth(input: {
       onSecret: input.onSecret,
     })
   )
+}
+
+/**
+ * How an entry with only a `url` is authorized when its server challenges: the authorization code flow,
+ * registering dynamically, through the host's `oauth.onAuthorization`; none when the host has no
+ * handler, or the entry sends its own `Authorization` header.
+ *
+ * @example
+ * const auth = plan.auth ?? challengePlan(plan, options.oauth)
+ */
+function challengePlan(plan: RemoteServerPlan, host: OAuthOptions | undefined): OAuthPlan | undefined {
+  if (host?.onAuthorization === undefined) return undefined
+  if (Object.keys(plan.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined
+  return { grant: 'authorization_code' }
 }

@@ -64,7 +64,9 @@ export interface McpServerConfig {
    * OAuth for a remote server. `grant` is `authorization_code` (PKCE; the host's
    * `oauth.onAuthorization` gets the browser URL and hands back where the browser returned) or
    * `client_credentials` (machine to machine, needs `clientId` and either `clientSecret` or a
-   * `privateKey` that signs a JWT assertion). With `clientId` the client is pre-registered; without it,
+   * `privateKey` that signs a JWT assertion), `cross_app_access` (enterprise-managed: the user's ID
+   * token from the host's `oauth.idToken`, exchanged at the `idp` for a grant) or `jwt_bearer` (workload
+   * identity: a JWT the platform issued, from `assertionFile` or `assertion`, is the grant). With `clientId` the client is pre-registered; without it,
    * it registers itself dynamically. Values expand `${VAR}`. An entry with only a `url` starts the
    * authorization code flow on a 401 challenge when the toolkit has `oauth.onAuthorization`.
    */
@@ -77,10 +79,17 @@ export interface McpServerConfig {
  * @example
  * const auth: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', clientSecret: '${SVC_SECRET}' }
  * const signed: McpAuthConfig = { grant: 'client_credentials', clientId: 'svc', privateKey: '${SVC_KEY}', algorithm: 'ES256' }
+ * const workload: McpAuthConfig = { grant: 'jwt_bearer', clientId: 'ci', assertionFile: '/var/run/secrets/tokens/mcp' }
+ * const enterprise: McpAuthConfig = {
+ *   grant: 'cross_app_access',
+ *   clientId: 'agent',
+ *   clientSecret: '${MCP_SECRET}',
+ *   idp: { issuer: 'https://acme.okta.com', clientId: 'agent-app' },
+ * }
  */
 export interface McpAuthConfig {
   /** @default 'authorization_code' */
-  grant?: 'authorization_code' | 'client_credentials'
+  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access' | 'jwt_bearer'
   clientId?: string
   /** Kept out of every log, status and message, like `env` and `headers` values. */
   clientSecret?: string
@@ -103,6 +112,36 @@ export interface McpAuthConfig {
   clientMetadataUrl?: string
   /** The client name registered dynamically. @default 'toolnexus' */
   clientName?: string
+  /**
+   * For `jwt_bearer`: the file the platform keeps the workload's JWT in (a Kubernetes projected service
+   * account token, a CI job's OIDC token), read again for each token request, since the platform
+   * rotates it. Relative to the config's folder.
+   */
+  assertionFile?: string
+  /** For `jwt_bearer`: the workload's JWT itself, usually `${VAR}`. Kept out of every log. */
+  assertion?: string
+  /**
+   * For `cross_app_access`: the enterprise identity provider (the one the user signed in with) that
+   * exchanges the user's ID token for a grant to this server (an ID-JAG, by RFC 8693 token exchange).
+   * `clientSecret` is kept out of every log, like the others.
+   */
+  idp?: McpIdentityProvider
+}
+
+/**
+ * The enterprise identity provider of an `mcp.json` entry with `"grant": "cross_app_access"`.
+ *
+ * @example
+ * const idp: McpIdentityProvider = { issuer: 'https://acme.okta.com', clientId: 'agent-app', clientSecret: '${IDP_SECRET}' }
+ */
+export interface McpIdentityProvider {
+  /** The identity provider's issuer URL; its token endpoint is found in its metadata. */
+  issuer: string
+  /** This app's client at the identity provider. */
+  clientId: string
+  clientSecret?: string
+  /** The token endpoint, when the identity provider publishes no metadata. */
+  tokenEndpoint?: string
 }
 
 /**

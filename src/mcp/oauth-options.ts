@@ -15,6 +15,8 @@ export interface OAuthCredentials {
     [key: string]: unknown
   }
   client?: { client_id: string; client_secret?: string; [key: string]: unknown }
+  /** The private key (a JWK) DPoP-bound tokens are bound to, kept so they work in the next process. */
+  dpopKey?: Record<string, unknown>
 }
 
 /**
@@ -61,6 +63,18 @@ export type OAuthAuthorizationResult =
   | { code: string; state?: string; iss?: string }
 
 /**
+ * What the toolkit asks the host for an entry with `"grant": "cross_app_access"`: the signed-in user's
+ * ID token from the identity provider `issuer`, for the MCP server `server`.
+ *
+ * @example
+ * const request: OAuthIdTokenRequest = { server: 'crm', issuer: 'https://acme.okta.com' }
+ */
+export interface OAuthIdTokenRequest {
+  server: string
+  issuer: string
+}
+
+/**
  * The host's side of OAuth for remote MCP servers: those whose `mcp.json` entry has `auth`, and, when
  * `onAuthorization` is given, an entry with only a `url` whose server answers 401 with an OAuth challenge.
  *
@@ -82,6 +96,16 @@ export interface OAuthOptions {
   onAuthorization?: (request: OAuthAuthorizationRequest) => Promise<OAuthAuthorizationResult>
   /** Where the authorization server redirects back to, when an entry gives no `auth.redirectUrl`. */
   redirectUrl?: string
+  /**
+   * The signed-in user's OpenID Connect ID token from the enterprise identity provider, for entries with
+   * `"grant": "cross_app_access"` (enterprise-managed authorization): the toolkit exchanges it at the
+   * entry's `idp` for a grant to the MCP server, then for the server's access token. The token is a
+   * secret: it is masked wherever the toolkit writes text, and never stored.
+   *
+   * @example
+   * oauth: { idToken: async ({ issuer }) => (await session.current()).idToken }
+   */
+  idToken?: (request: OAuthIdTokenRequest) => string | Promise<string>
   /** Keeps tokens (and dynamically registered clients). @default in memory */
   tokenStore?: OAuthTokenStore
 }

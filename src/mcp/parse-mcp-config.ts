@@ -4,19 +4,17 @@ import { isAbsolute, resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { didYouMean } from '../shared/did-you-mean.js'
 import { isRecord } from '../shared/is-record.js'
-import { secretPartsOf } from '../shared/scrub-secrets.js'
 import { secretNames } from '../shared/secret-names.js'
-import { readSigningKey } from './client-credentials-jwt.js'
 import { DEFAULT_MCP_TIMEOUT_MS } from './mcp-config.js'
 import type {
   McpServerPlan,
-  OAuthPlan,
   ParsedMcpConfig,
   ParseMcpConfigOptions,
   RemoteServerPlan,
   ToolFilter,
 } from './mcp-server-plan.js'
 import { type McpProtocolChoice, PROTOCOL_CHOICES } from './negotiate-era.js'
+import { oauthPlanOf } from './parse-oauth-plan.js'
 import {
   describeValue,
   type EntryContext,
@@ -224,85 +222,6 @@ function planEnabledServer(
   const auth = oauthPlanOf(entry, context, secrets)
   if (auth !== undefined) plan.auth = auth
   return plan
-}
-
-const GRANTS = new Set(['authorization_code', 'client_credentials'])
-
-/** The entry's `auth`; `clientSecret` and `privateKey` are secrets even when written literally. */
-function oauthPlanOf(
-  entry: Record<string, unknown>,
-  context: EntryContext,
-  secrets: string[],
-): OAuthPlan | undefined {
-  const raw = entry.auth
-  if (raw === undefined) return undefined
-  if (!isRecord(raw)) throw new EntryProblem(`"auth" must be an object; got ${describeValue(raw)}`)
-  const field = (key: string): string | undefined => {
-    const value = optionalString(raw, key)
-    return value === undefined ? undefined : expandEntryValue(value, `auth.${key}`, context, secrets)
-  }
-  const grant = optionalString(raw, 'grant') ?? 'authorization_code'
-  if (!GRANTS.has(grant)) {
-    throw new EntryProblem(
-      `"auth.grant" must be "authorization_code" or "client_credentials"; got ${describeValue(grant)}`,
-    )
-  }
-  const plan: OAuthPlan = { grant: grant as OAuthPlan['grant'] }
-  const keys = [
-    'clientId',
-    'clientSecret',
-    'scope',
-    'redirectUrl',
-    'clientMetadataUrl',
-    'clientName',
-  ] as const
-  for (const key of keys) {
-    const value = field(key)
-    if (value !== undefined) plan[key] = value
-  }
-  if (plan.clientSecret !== undefined) secrets.push(...secretPartsOf(plan.clientSecret))
-  const key = signingKeyOf(raw, field, secrets)
-  if (key !== undefined) plan.signingKey = key
-  if (plan.grant === 'client_credentials') {
-    const proofs = Number(plan.clientSecret !== undefined) + Number(key !== undefined)
-    if (plan.clientId === undefined || proofs !== 1) {
-      throw new EntryProblem(
-        '"auth" with "grant": "client_credentials" needs "clientId" and "clientSecret", or "clientId" and ' +
-          '"privateKey" (a signed JWT assertion), not both',
-      )
-    }
-  } else if (key !== undefined) {
-    throw new EntryProblem(
-      '"auth.privateKey" signs client credentials: it needs "grant": "client_credentials"',
-    )
-  }
-  return plan
-}
-
-/** The entry's `auth.privateKey` (PEM or JWK text, or a JWK object) with `auth.algorithm`, read and checked. */
-function signingKeyOf(
-  raw: Record<string, unknown>,
-  field: (key: string) => string | undefined,
-  secrets: string[],
-): OAuthPlan['signingKey'] {
-  const algorithm = field('algorithm')
-  const written = raw.privateKey
-  if (written === undefined) {
-    if (algorithm !== undefined)
-      throw new EntryProblem(
-        '"auth.algorithm" is the signing algorithm of "auth.privateKey", which is missing',
-      )
-    return undefined
-  }
-  const key = isRecord(written) ? written : field('privateKey')
-  if (key === undefined || key === '') {
-    throw new EntryProblem('"auth.privateKey" must be a PEM or JWK text (usually "${VAR}") or a JWK object')
-  }
-  try {
-    return readSigningKey(key, algorithm, secrets)
-  } catch (error) {
-    throw new EntryProblem((error as Error).message)
-  }
 }
 
 function serverType(entry: Record<string, unknown>): 'stdio' | 'streamable-http' | 'sse' {

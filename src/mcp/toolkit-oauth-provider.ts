@@ -1,15 +1,17 @@
-import {
-  type AddClientAuthentication,
-  IssuerMismatchError,
-  type OAuthClientInformationContext,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
+import type {
+  AddClientAuthentication,
+  DpopSession,
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
 import { privateKeyJwtAuth } from './client-credentials-jwt.js'
-import type { OAuthPlan, RemoteServerPlan } from './mcp-server-plan.js'
+import { freshDpopSession, offersDpop, restoredDpopSession } from './dpop-key.js'
+import { crossAppTokenRequest, JWT_BEARER_GRANT, workloadTokenRequest } from './jwt-bearer-grant.js'
+import type { OAuthPlan } from './mcp-server-plan.js'
 import type {
   OAuthAuthorizationResult,
   OAuthCredentials,
@@ -41,7 +43,8 @@ export function memoryTokenStore(): OAuthTokenStore {
  * The MCP SDK's `OAuthClientProvider` for one remote server, over the host's token store and redirect
  * handler: a pre-registered client (`clientId`) or dynamic registration, the authorization code flow
  * with PKCE and `state` (the SDK makes the verifier and the URL; the host opens it and returns where the
- * browser came back) or the client credentials grant, with a secret or a signed JWT assertion. Stored
+ * browser came back), the client credentials grant, with a secret or a signed JWT assertion, or
+ * enterprise-managed authorization (the user's ID token exchanged at the identity provider). Stored
  * clients and tokens carry the issuer of the authorization server they belong to: when the server moves
  * to another one, a registered client is dropped and registered again there, and a pre-registered one
  * is refused rather than sent to it. Every token it learns is reported to `onSecret`, so it is masked
@@ -63,6 +66,13 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined
   /** The callback parameters the host handed back for the last authorization URL, until exchanged. */
   #callback: URLSearchParams | undefined
+  /** The authorization server's issuer and the server's resource, as the SDK's discovery found them. */
+  #found: { authorizationServer?: string; resource?: string } = {}
+  /** The DPoP session once one is in use, and its private key, kept with the tokens. */
+  #dpop: Promise<DpopSession | undefined> | undefined
+  #dpopKey: Record<string, unknown> | undefined
+  /** Whether the store was asked for a kept DPoP key (asked once: every request asks for the session). */
+  #dpopKeyLooked = false
 
   constructor(options: {
     server: string
@@ -95,7 +105,7 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
   addClientAuthentication?: AddClientAuthentication
 
   get redirectUrl(): string | undefined {
-    if (this.#plan.grant === 'client_credentials') return undefined
+    if (this.#plan.grant !== 'authorization_code') return undefined
     return this.#plan.redirectUrl ?? this.#host.redirectUrl ?? 'http://127.0.0.1/callback'
   }
 
@@ -107,19 +117,20 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
         : clientSecret === undefined
           ? 'none'
           : 'client_secret_basic'
+    const { grant } = this.#plan
     const metadata: OAuthClientMetadata =
-      this.#plan.grant === 'client_credentials'
+      grant === 'authorization_code'
         ? {
-            client_name: this.#plan.clientName ?? 'toolnexus',
-            redirect_uris: [],
-            grant_types: ['client_credentials'],
-            token_endpoint_auth_method: authMethod,
-          }
-        : {
             client_name: this.#plan.clientName ?? 'toolnexus',
             redirect_uris: [this.redirectUrl as string],
             grant_types: ['authorization_code', 'refresh_token'],
             response_types: ['code'],
+            token_endpoint_auth_method: authMethod,
+          }
+        : {
+            client_name: this.#plan.clientName ?? 'toolnexus',
+            redirect_uris: [],
+            grant_types: [grant === 'client_credentials' ? grant : JWT_BEARER_GRANT],
             token_endpoint_auth_method: authMethod,
           }
     if (this.#plan.scope !== undefined) metadata.scope = this.#plan.scope
@@ -191,7 +202,10 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     this.#reportTokens(tokens)
     const stamped =
       tokens.issuer === undefined && ctx !== undefined ? { ...tokens, issuer: ctx.issuer } : tokens
-    await this.#update({ tokens: stamped as NonNullable<OAuthCredentials['tokens']> })
+    await this.#update({
+      tokens: stamped as NonNullable<OAuthCredentials['tokens']>,
+      ...(this.#dpopKey !== undefined && { dpopKey: this.#dpopKey }),
+    })
     // The authorization is complete: the next one discovers the authorization server afresh, so a
     // server that moved to another one is followed there.
     this.#verifier = undefined
@@ -253,10 +267,70 @@ export class ToolkitOAuthProvider implements OAuthClientProvider {
     return this.#verifier === undefined ? undefined : this.#discovery
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  /**
+   * The DPoP session, when the authorization server binds tokens to a key (its metadata lists ES256
+   * proofs) or a key is kept with the tokens: the SDK signs a proof into each token request and each
+   * request to the server with it. `undefined` otherwise: plain bearer tokens.
+   */
+  dpop(): Promise<DpopSession | undefined> {
+    if (this.#dpop !== undefined) return this.#dpop
+    if (this.#dpopKeyLooked && !offersDpop(this.#discovery?.authorizationServerMetadata)) {
+      return Promise.resolve(undefined)
+    }
+    const pending = this.#dpopSession()
+    this.#dpop = pending
+    // No session yet: decide again when discovery has found the authorization server.
+    pending.then(
+      (session) => {
+        if (session === undefined) this.#dpop = undefined
+      },
+      () => {
+        this.#dpop = undefined
+      },
+    )
+    return pending
+  }
+
+  async #dpopSession(): Promise<DpopSession | undefined> {
+    if (!this.#dpopKeyLooked) {
+      this.#dpopKeyLooked = true
+      const kept = (await this.#store.get(this.#key))?.dpopKey
+      if (kept !== undefined) return this.#useDpopKey(kept, await restoredDpopSession(kept))
+    }
+    if (!offersDpop(this.#discovery?.authorizationServerMetadata)) return undefined
+    const { session, jwk } = await freshDpopSession()
+    await this.#update({ dpopKey: jwk })
+    return this.#useDpopKey(jwk, session)
+  }
+
+  #useDpopKey(jwk: Record<string, unknown>, session: DpopSession): DpopSession {
+    if (typeof jwk.d === 'string') this.#onSecret(jwk.d)
+    this.#dpopKey = jwk
+    return session
+  }
+
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.#found.authorizationServer = issuer
+  }
+
+  saveResourceUrl(resource: string): void {
+    this.#found.resource = resource
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> | undefined {
+    const wanted = scope ?? this.#plan.scope
+    const grant = {
+      server: this.#server,
+      plan: this.#plan,
+      ...(wanted !== undefined && { scope: wanted }),
+      onSecret: this.#onSecret,
+    }
+    if (this.#plan.grant === 'jwt_bearer') return workloadTokenRequest(grant)
+    if (this.#plan.grant === 'cross_app_access') {
+      return crossAppTokenRequest({ ...grant, host: this.#host, ...this.#found })
+    }
     if (this.#plan.grant !== 'client_credentials') return undefined
     const params = new URLSearchParams({ grant_type: 'client_credentials' })
-    const wanted = scope ?? this.#plan.scope
     if (wanted !== undefined) params.set('scope', wanted)
     return params
   }
@@ -312,64 +386,4 @@ function sameIssuer(a: string, b: string): boolean {
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
-}
-
-/**
- * Whether a response is an OAuth challenge: 401 with a `WWW-Authenticate` of the `Bearer` or `DPoP` scheme.
- *
- * @example
- * if (isOAuthChallenge(response)) startOAuth()
- */
-export function isOAuthChallenge(response: Response): boolean {
-  return (
-    response.status === 401 && /^\s*(bearer|dpop)\b/i.test(response.headers.get('www-authenticate') ?? '')
-  )
-}
-
-/**
- * How an entry with only a `url` is authorized when its server challenges: the authorization code flow,
- * registering dynamically, through the host's `oauth.onAuthorization`; none when the host has no
- * handler, or the entry sends its own `Authorization` header.
- *
- * @example
- * const auth = plan.auth ?? challengePlan(plan, options.oauth)
- */
-export function challengePlan(plan: RemoteServerPlan, host: OAuthOptions | undefined): OAuthPlan | undefined {
-  if (host?.onAuthorization === undefined) return undefined
-  if (Object.keys(plan.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined
-  return { grant: 'authorization_code' }
-}
-
-/**
- * The reason of a server that asked for OAuth which nothing can run: what it said, and what to configure.
- *
- * @example
- * throw new Error(oauthSetupHint('HTTP 401: Missing Authorization header'))
- */
-export function oauthSetupHint(failure: string): string {
-  return (
-    `${failure}. The server asks for OAuth (HTTP 401 with a WWW-Authenticate challenge): give the toolkit ` +
-    '`oauth: { onAuthorization, redirectUrl }` to sign in through a browser, or set "auth" in the entry ' +
-    '({ "grant": "client_credentials", "clientId": …, "clientSecret" or "privateKey": … } for a service), ' +
-    'or send a token in "headers": { "Authorization": "Bearer ${TOKEN}" }'
-  )
-}
-
-/**
- * An OAuth failure as it may be shown: an issuer that does not match is named only by the issuer that was
- * expected (the one received comes from the redirect or a metadata document, and may be an attacker's).
- *
- * @example
- * throw shownOAuthFailure(error, 'linear')
- */
-export function shownOAuthFailure(error: unknown, server: string): unknown {
-  if (!(error instanceof IssuerMismatchError)) return error
-  const what =
-    error.kind === 'authorization_response'
-      ? "the authorization response's iss is not the authorization server's issuer"
-      : "the authorization server's metadata names another issuer than the one it was found at"
-  return new Error(
-    `MCP server "${server}": ${what} (expected ${JSON.stringify(error.expected ?? '')}), so the code was ` +
-      'refused: the response may come from another authorization server (a mix-up attack)',
-  )
 }

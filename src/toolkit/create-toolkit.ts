@@ -125,6 +125,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     )
   }
   checkElicitationModes(options.elicitationModes)
+  checkOAuthHandlers(options.oauth)
   // Before any server starts: AI SDK tools passed as they are get the way to bring them in.
   checkToolsOption(options.tools)
   // Every warning, from any source, is both logged and kept for `warnings()`.
@@ -191,6 +192,27 @@ function checkElicitationModes(modes: unknown): void {
       "`elicitationModes` must list 'form' and/or 'url', each once, like ['form'] or ['form', 'url'].",
       { field: 'elicitationModes' },
     )
+  }
+}
+
+/** `oauth`'s handlers are functions: one that is not would fail only when a server first asks. */
+function checkOAuthHandlers(oauth: unknown): void {
+  if (oauth === undefined) return
+  if (typeof oauth !== 'object' || oauth === null) {
+    throw new ConfigError(
+      '`oauth` must be an object, like { onAuthorization, redirectUrl } or { idToken }.',
+      {
+        field: 'oauth',
+      },
+    )
+  }
+  for (const name of ['onAuthorization', 'idToken'] as const) {
+    const handler = (oauth as Record<string, unknown>)[name]
+    if (handler !== undefined && typeof handler !== 'function') {
+      throw new ConfigError(`\`oauth.${name}\` must be a function, like async ({ server }) => … .`, {
+        field: `oauth.${name}`,
+      })
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // The client the official MCP conformance suite drives: `<command> <server-url>`, with the scenario in
-// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key) in MCP_CONFORMANCE_CONTEXT. Everything it
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials, a signing key, an ID token, a workload JWT) in MCP_CONFORMANCE_CONTEXT. Everything it
 // does goes through a toolkit: connect, list, call each tool, answer elicitation, authorize with OAuth.
 import type { McpAuthConfig } from '../../src/index.js'
 import { createToolkit } from '../../src/index.js'
@@ -18,6 +18,22 @@ function authOf(): McpAuthConfig | undefined {
   if (!scenario.startsWith('auth/')) return undefined
   const { client_id: clientId, client_secret: clientSecret } = context
   const { private_key_pem: privateKey, signing_algorithm: algorithm } = context
+  const { idp_issuer: idpIssuer, idp_client_id: idpClientId, idp_token_endpoint: tokenEndpoint } = context
+  if (context.valid_jwt !== undefined && clientId !== undefined) {
+    return { grant: 'jwt_bearer', clientId, assertion: context.valid_jwt }
+  }
+  if (idpIssuer !== undefined && idpClientId !== undefined && clientId !== undefined) {
+    return {
+      grant: 'cross_app_access',
+      clientId,
+      ...(clientSecret !== undefined && { clientSecret }),
+      idp: {
+        issuer: idpIssuer,
+        clientId: idpClientId,
+        ...(tokenEndpoint !== undefined && { tokenEndpoint }),
+      },
+    }
+  }
   if (scenario.startsWith('auth/client-credentials') && clientId !== undefined && privateKey !== undefined) {
     return {
       grant: 'client_credentials',
@@ -58,6 +74,8 @@ const toolkit = await createToolkit({
       if (location === null) throw new Error(`no authorization redirect (HTTP ${response.status})`)
       return { callbackUrl: new URL(location, url) }
     },
+    // Enterprise-managed authorization: the user's ID token, as the scenario's identity provider issued it.
+    idToken: () => context.idp_id_token ?? '',
   },
   // Accept with nothing filled in: every field takes the default the server gave.
   onElicitation: () => ({ action: 'accept', content: {} }),
@@ -65,9 +83,15 @@ const toolkit = await createToolkit({
 
 let failed = toolkit.mcpStatus().server !== 'connected'
 // The calls the scenario names (its tools under the toolkit's names), else each tool with sample arguments.
+// A server with a schema echo tool asks for the other tool's input schema as the toolkit holds it (to see
+// which keywords were kept), and only that call.
+const echo = toolkit.tools().find((tool) => tool.name === 'server_json_schema_echo')
+const echoed = toolkit.tools().find((tool) => tool !== echo)?.inputSchema
 const calls =
   context.toolCalls?.map((call) => ({ name: `server_${call.name}`, args: call.arguments ?? {} })) ??
-  toolkit.tools().map((tool) => ({ name: tool.name, args: sampleArgs(tool.inputSchema) }))
+  (echo !== undefined
+    ? [{ name: echo.name, args: { schema: echoed } }]
+    : toolkit.tools().map((tool) => ({ name: tool.name, args: sampleArgs(tool.inputSchema) })))
 for (const { name, args } of calls) {
   const result = await toolkit.execute(name, args)
   if (result.isError) {
@@ -86,7 +110,16 @@ function sampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
   const sample: Record<string, unknown> = {}
   for (const name of required) {
     const type = properties[name]?.type
-    sample[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'x'
+    sample[name] =
+      type === 'number' || type === 'integer'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'object'
+            ? {}
+            : type === 'array'
+              ? []
+              : 'x'
   }
   return sample
 }
