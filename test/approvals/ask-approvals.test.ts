@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ApprovalResponse } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
 import type { ClaimStore } from '../../src/shared/claim-store.js'
