@@ -5,10 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { provider } from '../loop/support.js'
-import { findPostgresBin, findRedisServer, requireBinary } from '../support/database-binaries.js'
-import { startPostgresServer } from '../support/postgres-server.js'
-import { startRedisServer } from '../support/redis-server.js'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
+import { sharedStores } from '../support/shared-stores.js'
 
 const INSTANCE = fileURLToPath(new URL('./approval-instance.ts', import.meta.url))
 const SECRET = 'one secret shared by every instance of the app'
@@ -135,146 +133,129 @@ function approvalsOf(result: Record<string, unknown>, approved = true) {
   return (result.pending as Array<{ approvalId: string }>).map(({ approvalId }) => ({ approvalId, approved }))
 }
 
-const backends = [
-  {
-    name: 'redis-server',
-    available: requireBinary(findRedisServer(), 'the cross-process approval tests on Redis'),
-    start: async () => {
-      const redis = await startRedisServer()
-      return { kind: 'redis', url: redis.url, stop: () => redis.stop() }
-    },
+describe.each(sharedStores('the cross-process approval tests'))(
+  'instances sharing a secret and claims on a real $name',
+  (backend) => {
+    let model: ScriptedServer | undefined
+    let first: Instance
+    let second: Instance
+    const start = () => startInstance((model as ScriptedServer).url, backend.store, backend.url())
+
+    beforeAll(async () => {
+      if (!backend.available) return
+      model = await startModel()
+      ;[first, second] = await Promise.all([start(), start()])
+    }, 120_000)
+
+    afterAll(async () => {
+      await Promise.all([...started].map((instance) => instance.stop()))
+      await model?.close()
+    }, 60_000)
+
+    it.runIf(backend.available)(
+      'an approval answered once runs once: again on the same instance, on a second one, on a restarted one',
+      async () => {
+        const run = await first.post('/run', { prompt: 'pay 101' })
+        expect(run.status).toBe('suspended')
+        const request = { state: run.state, approvals: approvalsOf(run) }
+        expect(await first.post('/resume', request)).toStrictEqual({ status: 'done' })
+        expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
+        expect(await second.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
+        const ranBefore = await first.ran()
+        await first.stop()
+        first = await start()
+        expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
+        expect([...ranBefore, ...(await first.ran()), ...(await second.ran())]).toStrictEqual([
+          'send_money 101',
+        ])
+      },
+      120_000,
+    )
+
+    it.runIf(backend.available)(
+      'a denial on one instance wins: the approval on another runs nothing',
+      async () => {
+        const run = await first.post('/run', { prompt: 'pay 102' })
+        expect(
+          await second.post('/resume', { state: run.state, approvals: approvalsOf(run, false) }),
+        ).toStrictEqual({
+          status: 'done',
+        })
+        expect(await first.post('/resume', { state: run.state, approvals: approvalsOf(run) })).toStrictEqual({
+          error: 'replayed-approval',
+        })
+        expect([...(await first.ran()), ...(await second.ran())]).not.toContain('send_money 102')
+      },
+      60_000,
+    )
+
+    it.runIf(backend.available)(
+      `after ${MANY} other approvals through one instance, a replay there still runs nothing`,
+      async () => {
+        const run = await first.post('/run', { prompt: 'pay 103' })
+        const request = { state: run.state, approvals: approvalsOf(run) }
+        expect(await first.post('/resume', request)).toStrictEqual({ status: 'done' })
+        const many = await first.post('/run', { prompt: 'pay many' })
+        expect(many.pending).toHaveLength(MANY)
+        expect(
+          await first.post('/resume', { state: many.state, approvals: approvalsOf(many) }),
+        ).toStrictEqual({
+          status: 'done',
+        })
+        expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
+        const ran = [...(await first.ran()), ...(await second.ran())]
+        expect(ran.filter((entry) => entry === 'send_money 103')).toStrictEqual(['send_money 103'])
+      },
+      180_000,
+    )
+
+    it.runIf(backend.available)(
+      'the chat handler: the answer replayed to the second instance runs nothing',
+      async () => {
+        const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay 104' }] }
+        const asked = await chat(first, [question], 'chat-replay')
+        const answered = approve(asked)
+        const resumed = await chat(first, [question, answered], 'chat-replay')
+        expect(
+          (resumed.parts as unknown as ToolPart[]).some((part) => part.state === 'output-available'),
+        ).toBe(true)
+        const replay = await postChat(second, [question, answered], 'chat-replay')
+        expect(replay.status).toBe(409)
+        expect(replay.text).toContain('answered already')
+        expect((await postChat(first, [question, answered], 'chat-replay')).status).toBe(409)
+        const ran = [...(await first.ran()), ...(await second.ran())]
+        expect(ran.filter((entry) => entry === 'send_money 104')).toStrictEqual(['send_money 104'])
+      },
+      60_000,
+    )
+
+    it.runIf(backend.available)(
+      'the chat handler: a signed run sent with the answer of another message, or in another conversation, runs nothing',
+      async () => {
+        const one: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay 105' }] }
+        const two: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'pay 106' }] }
+        const first105 = await chat(first, [one], 'chat-mix')
+        const first106 = await chat(first, [one, first105, two], 'chat-mix')
+        // The answered message of 105, carrying the signed run (and approval id) of 106.
+        const mixed = approve(first105)
+        const runOf106 = (first106.metadata as Record<string, unknown>).toolnexusRun
+        mixed.metadata = { ...(mixed.metadata as Record<string, unknown>), toolnexusRun: runOf106 }
+        for (const part of mixed.parts as unknown as ToolPart[]) {
+          if (part.approval !== undefined)
+            part.approval.id = ((first106.parts as unknown as ToolPart[]).find((each) => each.approval)
+              ?.approval?.id ?? '') as string
+        }
+        const refused = await postChat(second, [one, mixed], 'chat-mix')
+        expect(refused.status).toBe(409)
+        expect(refused.text).toContain('another message or conversation')
+        // The whole answered message of 105, posted in another conversation.
+        const elsewhere = await postChat(second, [one, approve(first105)], 'chat-other')
+        expect(elsewhere.status).toBe(409)
+        expect(elsewhere.text).toContain('another message or conversation')
+        const ran = [...(await first.ran()), ...(await second.ran())]
+        expect(ran.filter((entry) => /^send_money 10[56]$/.test(entry))).toStrictEqual([])
+      },
+      60_000,
+    )
   },
-  {
-    name: 'Postgres',
-    available: requireBinary(findPostgresBin(), 'the cross-process approval tests on Postgres'),
-    start: async () => {
-      const postgres = await startPostgresServer()
-      return { kind: 'postgres', url: postgres.connectionString, stop: () => postgres.stop() }
-    },
-  },
-]
-
-describe.each(backends)('instances sharing a secret and claims on a real $name', (backend) => {
-  let database: { kind: string; url: string; stop(): Promise<void> } | undefined
-  let model: ScriptedServer | undefined
-  let first: Instance
-  let second: Instance
-  const start = () => startInstance((model as ScriptedServer).url, database?.kind ?? '', database?.url ?? '')
-
-  beforeAll(async () => {
-    if (!backend.available) return
-    database = await backend.start()
-    model = await startModel()
-    ;[first, second] = await Promise.all([start(), start()])
-  }, 120_000)
-
-  afterAll(async () => {
-    await Promise.all([...started].map((instance) => instance.stop()))
-    await model?.close()
-    await database?.stop()
-  }, 60_000)
-
-  it.runIf(backend.available)(
-    'an approval answered once runs once: again on the same instance, on a second one, on a restarted one',
-    async () => {
-      const run = await first.post('/run', { prompt: 'pay 101' })
-      expect(run.status).toBe('suspended')
-      const request = { state: run.state, approvals: approvalsOf(run) }
-      expect(await first.post('/resume', request)).toStrictEqual({ status: 'done' })
-      expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
-      expect(await second.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
-      const ranBefore = await first.ran()
-      await first.stop()
-      first = await start()
-      expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
-      expect([...ranBefore, ...(await first.ran()), ...(await second.ran())]).toStrictEqual([
-        'send_money 101',
-      ])
-    },
-    120_000,
-  )
-
-  it.runIf(backend.available)(
-    'a denial on one instance wins: the approval on another runs nothing',
-    async () => {
-      const run = await first.post('/run', { prompt: 'pay 102' })
-      expect(
-        await second.post('/resume', { state: run.state, approvals: approvalsOf(run, false) }),
-      ).toStrictEqual({
-        status: 'done',
-      })
-      expect(await first.post('/resume', { state: run.state, approvals: approvalsOf(run) })).toStrictEqual({
-        error: 'replayed-approval',
-      })
-      expect([...(await first.ran()), ...(await second.ran())]).not.toContain('send_money 102')
-    },
-    60_000,
-  )
-
-  it.runIf(backend.available)(
-    `after ${MANY} other approvals through one instance, a replay there still runs nothing`,
-    async () => {
-      const run = await first.post('/run', { prompt: 'pay 103' })
-      const request = { state: run.state, approvals: approvalsOf(run) }
-      expect(await first.post('/resume', request)).toStrictEqual({ status: 'done' })
-      const many = await first.post('/run', { prompt: 'pay many' })
-      expect(many.pending).toHaveLength(MANY)
-      expect(await first.post('/resume', { state: many.state, approvals: approvalsOf(many) })).toStrictEqual({
-        status: 'done',
-      })
-      expect(await first.post('/resume', request)).toStrictEqual({ error: 'replayed-approval' })
-      const ran = [...(await first.ran()), ...(await second.ran())]
-      expect(ran.filter((entry) => entry === 'send_money 103')).toStrictEqual(['send_money 103'])
-    },
-    180_000,
-  )
-
-  it.runIf(backend.available)(
-    'the chat handler: the answer replayed to the second instance runs nothing',
-    async () => {
-      const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay 104' }] }
-      const asked = await chat(first, [question], 'chat-replay')
-      const answered = approve(asked)
-      const resumed = await chat(first, [question, answered], 'chat-replay')
-      expect((resumed.parts as unknown as ToolPart[]).some((part) => part.state === 'output-available')).toBe(
-        true,
-      )
-      const replay = await postChat(second, [question, answered], 'chat-replay')
-      expect(replay.status).toBe(409)
-      expect(replay.text).toContain('answered already')
-      expect((await postChat(first, [question, answered], 'chat-replay')).status).toBe(409)
-      const ran = [...(await first.ran()), ...(await second.ran())]
-      expect(ran.filter((entry) => entry === 'send_money 104')).toStrictEqual(['send_money 104'])
-    },
-    60_000,
-  )
-
-  it.runIf(backend.available)(
-    'the chat handler: a signed run sent with the answer of another message, or in another conversation, runs nothing',
-    async () => {
-      const one: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay 105' }] }
-      const two: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'pay 106' }] }
-      const first105 = await chat(first, [one], 'chat-mix')
-      const first106 = await chat(first, [one, first105, two], 'chat-mix')
-      // The answered message of 105, carrying the signed run (and approval id) of 106.
-      const mixed = approve(first105)
-      const runOf106 = (first106.metadata as Record<string, unknown>).toolnexusRun
-      mixed.metadata = { ...(mixed.metadata as Record<string, unknown>), toolnexusRun: runOf106 }
-      for (const part of mixed.parts as unknown as ToolPart[]) {
-        if (part.approval !== undefined)
-          part.approval.id = ((first106.parts as unknown as ToolPart[]).find((each) => each.approval)
-            ?.approval?.id ?? '') as string
-      }
-      const refused = await postChat(second, [one, mixed], 'chat-mix')
-      expect(refused.status).toBe(409)
-      expect(refused.text).toContain('another message or conversation')
-      // The whole answered message of 105, posted in another conversation.
-      const elsewhere = await postChat(second, [one, approve(first105)], 'chat-other')
-      expect(elsewhere.status).toBe(409)
-      expect(elsewhere.text).toContain('another message or conversation')
-      const ran = [...(await first.ran()), ...(await second.ran())]
-      expect(ran.filter((entry) => /^send_money 10[56]$/.test(entry))).toStrictEqual([])
-    },
-    60_000,
-  )
-})
+)

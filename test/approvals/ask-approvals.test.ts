@@ -1,17 +1,13 @@
 import type { ModelMessage } from 'ai'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ApprovalResponse } from '../../src/contracts/run-types.js'
 import { ApprovalError } from '../../src/errors.js'
 import type { ClaimStore } from '../../src/shared/claim-store.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
-import { createPostgresStore } from '../../src/stores/postgres-store.js'
-import { createRedisStore } from '../../src/stores/redis-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { findPostgresBin, findRedisServer, requireBinary } from '../support/database-binaries.js'
-import { type PostgresServer, startPostgresServer } from '../support/postgres-server.js'
-import { type RedisServer, startRedisServer } from '../support/redis-server.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
+import { sharedStores } from '../support/shared-stores.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
 
 const servers: ScriptedServer[] = []
@@ -156,38 +152,13 @@ function describeAskResume(name: string, makeStore: () => ConversationStore<Mode
 
 describeAskResume('in-memory store', () => new InMemoryConversationStore<ModelMessage>())
 
-const available = requireBinary(findRedisServer(), 'the Redis approval tests')
-let redis: RedisServer | undefined
-const redisStores: Array<ReturnType<typeof createRedisStore>> = []
-describe.runIf(available)('with a real Redis', () => {
-  beforeAll(async () => {
-    redis = await startRedisServer()
-  })
-  afterAll(async () => {
-    await Promise.all(redisStores.map((store) => store.close()))
-    await redis?.stop()
-  })
-  describeAskResume('Redis store', () => {
-    const store = createRedisStore({ url: (redis as RedisServer).url })
-    redisStores.push(store)
-    return store
-  })
-})
-
-const havePostgres = requireBinary(findPostgresBin(), 'the Postgres approval tests')
-let postgres: PostgresServer | undefined
-const postgresStores: Array<ReturnType<typeof createPostgresStore>> = []
-describe.runIf(havePostgres)('with a real Postgres', () => {
-  beforeAll(async () => {
-    postgres = await startPostgresServer()
-  })
-  afterAll(async () => {
-    await Promise.all(postgresStores.map((store) => store.close()))
-    await postgres?.stop()
-  })
-  describeAskResume('Postgres store', () => {
-    const store = createPostgresStore({ connectionString: (postgres as PostgresServer).connectionString })
-    postgresStores.push(store)
+describe.each(sharedStores('the approval tests'))('with a real $name', (kind) => {
+  const opened: Array<{ close(): Promise<void> }> = []
+  afterAll(() => Promise.all(opened.map((store) => store.close())))
+  if (!kind.available) return
+  describeAskResume(`${kind.name} store`, () => {
+    const store = kind.open()
+    opened.push(store)
     return store
   })
 })

@@ -5,6 +5,7 @@ import { executeFunctionCalls } from '../../src/genai/execute-function-calls.js'
 import { toGenAITools } from '../../src/genai/to-genai-tools.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { explode } from '../support/explode-tool.js'
 import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { createGeminiPlanner } from '../support/scripted-gemini-planner.js'
 
@@ -24,14 +25,6 @@ const weather = defineTool({
     required: ['city'],
   },
   execute: ({ city }) => `${String(city)}: 31°C`,
-})
-const explode = defineTool({
-  name: 'explode',
-  description: 'Always throws.',
-  inputSchema: { type: 'object', properties: {} },
-  execute: () => {
-    throw new Error('kaboom')
-  },
 })
 
 describe('executeFunctionCalls in a hand-written generateContent loop', () => {

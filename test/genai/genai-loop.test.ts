@@ -6,6 +6,7 @@ import type { RunEvent } from '../../src/contracts/run-types.js'
 import { AbortError, ModelCallError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { explode } from '../support/explode-tool.js'
 import {
   type GeminiPartJson,
   genaiFor,
@@ -43,15 +44,6 @@ const add = defineTool({
     additionalProperties: false,
   },
   execute: ({ a, b }) => String(Number(a) + Number(b)),
-})
-
-const explode = defineTool({
-  name: 'explode',
-  description: 'Always throws.',
-  inputSchema: { type: 'object', properties: {} },
-  execute: () => {
-    throw new Error('kaboom')
-  },
 })
 
 async function toolkitOf(options: Parameters<typeof createToolkit>[0]): Promise<Toolkit> {

@@ -9,6 +9,7 @@ import { createClient } from '../../src/client/create-client.js'
 import { ConfigError, ModelCallError } from '../../src/errors.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
+import { explode } from '../support/explode-tool.js'
 import { genaiFor, modelReply, type ScriptedGemini, startScriptedGemini } from '../support/scripted-gemini.js'
 import { openaiChatProtocol } from '../support/scripted-openai.js'
 import { type Script, type ScriptedServer, startScriptedServer } from '../support/scripted-server.js'
@@ -40,15 +41,6 @@ const weather = defineTool({
     additionalProperties: false,
   },
   execute: ({ city }) => `Sunny in ${String(city)}.`,
-})
-
-const explode = defineTool({
-  name: 'explode',
-  description: 'Always throws.',
-  inputSchema: { type: 'object', properties: {} },
-  execute: () => {
-    throw new Error('kaboom')
-  },
 })
 
 async function toolkitOf(options: Parameters<typeof createToolkit>[0]): Promise<Toolkit> {
