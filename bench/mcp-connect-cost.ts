@@ -5,7 +5,8 @@
 //   connect   N servers (10 and 20) through createToolkit's mcpConfig (connect, negotiate, tools/list)
 //             against N SDK `Client`s with the stdio transport started with Promise.all (connect,
 //             listTools): with the SDK's default (the 2025 handshake) and pinned to 2026-07-28 (then the
-//             SDK asks server/discover on a second process of each server it starts and ends first);
+//             SDK asks server/discover on a second process of each server it starts and ends first),
+//             and the default given the whole environment, as the toolkit gives it to each server;
 //             servers on the v2 SDK (both eras) and on the v1 SDK (2025 only, most servers today)
 //   call      one tools/call through toolkit.execute against client.callTool, per call
 //   ttl       the tools/list requests a connected toolkit sends inside the list's ttlMs (60 s): must be 0
@@ -64,10 +65,13 @@ async function toolkitOf(count: number, kind: ServerKind = 'both eras'): Promise
  * One SDK client on its own server: `pinned` is told the era the server speaks (2026-07-28, as the toolkit
  * negotiates it), `default` takes the SDK's default (the 2025 handshake), both over the SDK's stdio
  * transport; `same transport` negotiates as the toolkit does (`auto`) over the toolkit's own stdio
- * transport, which starts each server in a session of its own. The SDK's `auto` mode over its own
- * transport is not a contender: it starts a second process of each server to ask the era.
+ * transport, which starts each server in a session of its own. `host environment` is `default` given the
+ * whole environment, as the toolkit gives each server (the SDK passes six variables unless told): a
+ * variable such as NODE_EXTRA_CA_CERTS, read by every Node process as it starts, costs each server start
+ * the same then. The SDK's `auto` mode over its own transport is not a contender: it starts a second
+ * process of each server to ask the era.
  */
-type SdkMode = 'pinned' | 'default' | 'same transport'
+type SdkMode = 'pinned' | 'default' | 'host environment' | 'same transport'
 async function sdkClient(mode: SdkMode = 'pinned', kind: ServerKind = 'both eras'): Promise<Client> {
   const negotiation =
     mode === 'pinned'
@@ -83,7 +87,12 @@ async function sdkClient(mode: SdkMode = 'pinned', kind: ServerKind = 'both eras
   await client.connect(
     mode === 'same transport'
       ? new StdioProcessTransport({ command: process.execPath, args, env, cwd: undefined })
-      : new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }),
+      : new StdioClientTransport({
+          command: process.execPath,
+          args,
+          stderr: 'pipe',
+          ...(mode === 'host environment' && { env }),
+        }),
   )
   if ((await client.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
   return client
@@ -115,6 +124,7 @@ async function connectRows(): Promise<void> {
     ['toolkit', connectToolkit],
     ['SDK over the same transport', (count, kind) => connectSdk(count, 'same transport', kind)],
     ['SDK, 2025 handshake', (count, kind) => connectSdk(count, 'default', kind)],
+    ['SDK, 2025, host env', (count, kind) => connectSdk(count, 'host environment', kind)],
     ['SDK, 2026-07-28', (count, kind) => connectSdk(count, 'pinned', kind)],
   ]
   // Module loading and the first process start are paid once, outside the figures.
@@ -228,6 +238,10 @@ async function ttlRow(): Promise<void> {
 }
 
 process.stdout.write(`MCP connection cost; load average ${load()}\n`)
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+  // Node reads the bundle as it starts: every server the toolkit starts pays for it, the SDK's default not.
+  process.stdout.write('NODE_EXTRA_CA_CERTS is set: each Node server given it reads it as it starts\n')
+}
 if (only === 'all' || only === 'connect') await connectRows()
 if (only === 'all' || only === 'call') await callRows()
 if (only === 'all' || only === 'ttl') await ttlRow()
