@@ -135,6 +135,11 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
     isError: result.isError,
   }
   if (result.media !== undefined) event.media = result.media
+  const pending = pendingTaskOf(result)
+  const task = pending ?? prepared.task
+  if (task !== undefined) {
+    event.task = { server: task.server, taskId: task.taskId, status: pending ? 'working' : 'settled' }
+  }
   return event
 }
 
