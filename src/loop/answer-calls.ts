@@ -4,7 +4,7 @@ import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
 import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall, answerTask } from './answer-call.js'
+import { answerCall, answerTask, waitingOnTasks } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
@@ -159,7 +159,8 @@ function answerer<Message>(
     ? (call: PreparedCall): Promise<ToolResult> =>
         call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
     : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
-  const answerNow = trace === undefined ? untraced : traced(trace, untraced)
+  const answered = run.input.waitOnTasks === true ? waitingOnTasks(untraced, context) : untraced
+  const answerNow = trace === undefined ? answered : traced(trace, answered)
   const steps = run.input.durable?.steps
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))
