@@ -159,9 +159,12 @@ function answerer<Message>(
     ? (call: PreparedCall): Promise<ToolResult> =>
         call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
     : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
-  const answered = run.input.waitOnTasks === true ? waitingOnTasks(untraced, context) : untraced
-  const answerNow = trace === undefined ? answered : traced(trace, answered)
   const steps = run.input.durable?.steps
+  // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
+  // waits for the task inside the call's step instead of suspending on it.
+  const wait = run.input.waitOnTasks === true || steps !== undefined
+  const answered = wait ? waitingOnTasks(untraced, context) : untraced
+  const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))
 }
