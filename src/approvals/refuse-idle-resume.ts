@@ -3,13 +3,8 @@
 import type { RunState } from '../contracts/run-types.js'
 import { ApprovalError } from '../errors.js'
 
-/**
- * Whether a suspended run waits on at least one call running on its MCP server as a task.
- *
- * @example
- * if (waitsOnTask(state)) await client.resume(state, { toolkit })
- */
-export function waitsOnTask(state: RunState): boolean {
+/** Whether a suspended run waits on at least one call running on its MCP server as a task. */
+function waitsOnTask(state: RunState): boolean {
   return Array.isArray(state.calls) && state.calls.some((call) => call.task !== undefined)
 }
 
