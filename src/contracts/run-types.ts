@@ -187,6 +187,12 @@ export type RunEvent<Message> =
       isError: boolean
       /** Images or audio the tool returned, when it returned any. */
       media?: readonly ToolMedia[]
+      /**
+       * When the call runs on its MCP server as a task the run suspended on: `working` while it still
+       * runs (the output then says so, and the run suspends after this turn), `settled` when a resume
+       * fetched its result (`isError` says whether it failed). Absent for every other call.
+       */
+      task?: { server: string; taskId: string; status: 'working' | 'settled' }
     }
   /** A call that waits for a person's approval; the run ends `suspended` after this turn. */
   | {

@@ -2,6 +2,7 @@
 // approvals: how a resume claims it (once, across instances), and how the resumed turn is saved back in
 // place of the answers that said "not run". The client's `ask` and the chat handler's store mode share it.
 import { vouchFor } from '../approvals/approval-guard.js'
+import { refuseIdleResume } from '../approvals/refuse-idle-resume.js'
 import { checkApprovals, openRunState, type RunStateKeys } from '../approvals/run-state.js'
 import { readStoredSuspension, type StoredSuspension } from '../approvals/stored-suspension.js'
 import type { ApprovalResponse, RunResult, RunState } from '../contracts/run-types.js'
@@ -35,6 +36,8 @@ export async function claimStoredRun<Message>(options: {
   /** The client's keys, to check the state's shape and expiry before claiming (see `claimSuspension`). */
   keys?: RunStateKeys
   approvals: ApprovalResponse[] | unknown
+  /** Refuses, before claiming, a resume without answers of a run that waits on no MCP task. */
+  refuseIdle?: boolean
 }): Promise<ClaimedRun<Message>> {
   const { store, id } = options
   const claimed = await claimSuspension(options)
@@ -78,6 +81,7 @@ async function claimSuspension<Message>(options: {
    */
   keys?: RunStateKeys
   approvals: unknown
+  refuseIdle?: boolean
 }): Promise<ClaimedSuspension<Message>> {
   const { store, id, keys, approvals } = options
   const loaded = await callStore('load', id, () => store.load(id))
@@ -91,6 +95,7 @@ async function claimSuspension<Message>(options: {
   const state =
     keys === undefined ? suspension.state : await openRunState(keys, suspension.state, { trusted: true })
   checkApprovals({ state, approvals })
+  if (options.refuseIdle === true) refuseIdleResume(state, approvals)
   const claimed = await callStore('save', id, () =>
     store.save(id, { messages: loaded.messages }, loaded.version),
   )

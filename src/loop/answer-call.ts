@@ -161,3 +161,25 @@ function executeTool(options: {
     return Promise.resolve(failed(error))
   }
 }
+
+/**
+ * `answer`, waiting for a call left running as an MCP task: its server is asked again (each round bounded
+ * like a resumed task's fetch) until the task settles, or until the run is aborted (then the call keeps
+ * its pending-task result). For runs that cannot be resumed, so must not suspend on a task.
+ *
+ * @example
+ * const answer = waitingOnTasks((call) => answerCall(call, context), context)
+ */
+export function waitingOnTasks<Message>(
+  answer: (call: PreparedCall) => Promise<ToolResult>,
+  context: LoopCallContext<Message>,
+): (call: PreparedCall) => Promise<ToolResult> {
+  return async (prepared) => {
+    let result = await answer(prepared)
+    for (;;) {
+      const task = pendingTaskOf(result)
+      if (task === undefined || context.scope.outsideSignal?.aborted === true) return result
+      result = await answerTask(prepared, task, context)
+    }
+  }
+}

@@ -4,7 +4,7 @@ import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
 import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall, answerTask } from './answer-call.js'
+import { answerCall, answerTask, waitingOnTasks } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
@@ -135,6 +135,11 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
     isError: result.isError,
   }
   if (result.media !== undefined) event.media = result.media
+  const pending = pendingTaskOf(result)
+  const task = pending ?? prepared.task
+  if (task !== undefined) {
+    event.task = { server: task.server, taskId: task.taskId, status: pending ? 'working' : 'settled' }
+  }
   return event
 }
 
@@ -154,8 +159,12 @@ function answerer<Message>(
     ? (call: PreparedCall): Promise<ToolResult> =>
         call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
     : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
-  const answerNow = trace === undefined ? untraced : traced(trace, untraced)
   const steps = run.input.durable?.steps
+  // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
+  // waits for the task inside the call's step instead of suspending on it.
+  const wait = run.input.waitOnTasks === true || steps !== undefined
+  const answered = wait ? waitingOnTasks(untraced, context) : untraced
+  const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))
 }

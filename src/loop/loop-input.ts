@@ -64,4 +64,10 @@ export interface LoopInput<Message> {
    * step's record keeps only the whole turn).
    */
   durable?: { steps: DurableSteps; emit?: ((event: RunEvent<Message>) => void) | undefined } | undefined
+  /**
+   * Waits for a call that runs on its MCP server as a task past its `taskWaitMs`, asking the server again
+   * until the task settles (or the run is aborted), instead of suspending the run on it: for callers that
+   * cannot resume a run (the provider form). A durable run always waits, inside the call's step.
+   */
+  waitOnTasks?: boolean
 }

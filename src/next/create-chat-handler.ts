@@ -21,7 +21,7 @@ import type { Toolkit } from '../toolkit/create-toolkit.js'
 import { toUIMessageStreamResponse } from '../ui/to-ui-message-stream-response.js'
 import type { ChatHandler, ChatHandlerOptions, ToolkitSource } from './chat-handler-options.js'
 import type { Conversation, Resumption } from './chat-mode.js'
-import { readApprovalAnswers } from './read-approval-answers.js'
+import { readApprovalAnswers, showsWorkingTask } from './read-approval-answers.js'
 import { readChatMode } from './read-chat-mode.js'
 import { readChatLimits, readChatRequest } from './read-chat-request.js'
 
@@ -77,9 +77,11 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
     if (!reading.ok) return jsonError(reading.status, reading.error)
     const chat = reading.request
     const last = chat.messages.at(-1)
-    // The request `useChat` sends after `addToolApprovalResponse`: the answered assistant message last.
+    // The request `useChat` sends after `addToolApprovalResponse` (the answered assistant message last),
+    // or after `sendMessage()` while a call runs as an MCP task (the message showing it last).
     const approvals = last?.role === 'assistant' ? readApprovalAnswers(last) : []
-    if (last?.role !== 'user' && approvals.length === 0) {
+    const resuming = last?.role === 'assistant' && (approvals.length > 0 || showsWorkingTask(last))
+    if (last?.role !== 'user' && !resuming) {
       return jsonError(
         400,
         `The last message must be the user's (role "user"), not ${JSON.stringify(last?.role)}: it is what the model answers.`,
@@ -100,7 +102,7 @@ export function createChatHandler<Message>(options: ChatHandlerOptions<Message>)
     if (system !== undefined && system !== '') runOptions.system = system
     const streamInit = { signal, ...(onError === undefined ? {} : { onError }) }
 
-    if (approvals.length > 0 && last !== undefined) {
+    if (resuming && last !== undefined) {
       if (typeof client.resumeStream !== 'function') {
         return jsonError(400, 'This chat client cannot resume runs: pass one from createClient({ model }).')
       }

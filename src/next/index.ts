@@ -1,6 +1,8 @@
 // toolnexus/next: the Next.js (App Router) entry. Edge-safe: web APIs and `ai` only, no Node built-ins.
 
 export {
+  TASK_DATA_TYPE,
+  type ToolTaskData,
   toUIMessageStreamResponse,
   type UIMessageStreamChunk,
   type UIMessageStreamResponseInit,

@@ -1,5 +1,6 @@
 import type { UIMessage } from 'ai'
 import { type ApprovalGuard, vouchFor } from '../approvals/approval-guard.js'
+import { refuseIdleResume } from '../approvals/refuse-idle-resume.js'
 import { checkApprovals } from '../approvals/run-state.js'
 import { RUN_METADATA_KEY, readSignedSuspension, signSuspension } from '../approvals/signed-run.js'
 import { toStoredSuspension } from '../approvals/stored-suspension.js'
@@ -120,6 +121,7 @@ async function signedResumption<Message>(input: {
   }
   const { state, placeholders } = run.suspension
   checkApprovals({ state, approvals })
+  refuseIdleResume(state, approvals)
   await mode.guard.claim(state)
   vouchFor(state)
   const before = answer.messages.slice(0, Math.max(0, answer.messages.length - placeholders))

@@ -111,11 +111,11 @@ async function storedResumption<Message>(input: {
 }): Promise<Resumption<Message> | string> {
   const { store, chat, request, approvals } = input
   if (chat.id === undefined || chat.id === '' || chat.id.length > MAX_ID_LENGTH) {
-    return '"id" is required to answer approvals: it names the conversation the server keeps.'
+    return '"id" is required to resume a run: it names the conversation the server keeps.'
   }
   const key =
     input.conversationId === undefined ? chat.id : await input.conversationId({ id: chat.id, request })
-  const claimed = await claimStoredRun({ store, id: key, approvals })
+  const claimed = await claimStoredRun({ store, id: key, approvals, refuseIdle: true })
   return {
     state: claimed.state,
     finish: async (result) => {

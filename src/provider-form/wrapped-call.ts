@@ -62,6 +62,8 @@ export function loopInput(
     signal: call.callOptions.abortSignal,
     externalTools: call.external,
     mode,
+    // Nothing can resume a run the wrapper suspended on a task: a call that runs as one is waited for.
+    waitOnTasks: true,
     ...(stop === undefined ? {} : { stop }),
     // Answers go on with the suspended run: its sealed state holds the transcript the loop had.
     ...(answers === undefined ? {} : { resume: { state: answers.state, approvals: answers.approvals } }),

@@ -17,6 +17,28 @@ const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 }
 
+/**
+ * The UI data part that shows a call running on its MCP server as a task (`data-toolnexus-task`, one per
+ * call: its `id` is the call's id, so a later chunk replaces it in the message).
+ */
+export const TASK_DATA_TYPE = 'data-toolnexus-task'
+
+/**
+ * What the `data-toolnexus-task` part of a call holds: the task, and whether it still runs (`working`: the
+ * tool part stays at `input-available`, and the run waits to be resumed), finished (`completed`: the tool
+ * part has its output) or failed (`failed`: the tool part has the error).
+ *
+ * @example
+ * const data: ToolTaskData = { toolCallId: 'call_1', toolName: 'reports_build', server: 'reports', taskId: 'task-7f', status: 'working' }
+ */
+export interface ToolTaskData {
+  toolCallId: string
+  toolName: string
+  server: string
+  taskId: string
+  status: 'working' | 'completed' | 'failed'
+}
+
 /** The finish reasons both `ai` 6 and 7 accept on a `finish` chunk; anything else is sent as `other`. */
 const FINISH_REASONS = new Set(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'])
 
@@ -41,6 +63,7 @@ export type UIMessageStreamChunk =
   | { type: 'file'; url: string; mediaType: string }
   | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
   | { type: 'tool-output-denied'; toolCallId: string }
+  | { type: typeof TASK_DATA_TYPE; id: string; data: ToolTaskData }
   | { type: 'finish-step' }
   | { type: 'finish'; finishReason: string; messageMetadata?: unknown }
   | { type: 'error'; errorText: string }
@@ -123,13 +146,15 @@ function createChunkTranslator(): {
         }
         case 'tool-result': {
           const { toolCallId, output } = event
-          const chunks: UIMessageStreamChunk[] = [
-            ...startStep(),
-            ...endText(),
+          const chunks: UIMessageStreamChunk[] = [...startStep(), ...endText()]
+          if (event.task !== undefined) chunks.push(taskChunk(event, event.task))
+          // A call still running as a task has no output yet: its tool part stays at `input-available`.
+          if (event.task?.status === 'working') return chunks
+          chunks.push(
             event.isError
               ? { type: 'tool-output-error', toolCallId, errorText: output, dynamic: true }
               : { type: 'tool-output-available', toolCallId, output, dynamic: true },
-          ]
+          )
           // Images and audio a tool returned show in the message as file parts (data URLs).
           if (event.media !== undefined && !event.isError) {
             for (const media of event.media) {
@@ -275,6 +300,20 @@ export function toUIMessageStreamResponse<Message>(
     if (!responseHeaders.has(name)) responseHeaders.set(name, value)
   }
   return new Response(body, { ...responseInit, headers: responseHeaders })
+}
+
+/** The data part that shows a task call's state. */
+function taskChunk(
+  event: { toolCallId: string; toolName: string; isError: boolean },
+  task: { server: string; taskId: string; status: 'working' | 'settled' },
+): UIMessageStreamChunk {
+  const status = task.status === 'working' ? 'working' : event.isError ? 'failed' : 'completed'
+  const { toolCallId, toolName } = event
+  return {
+    type: TASK_DATA_TYPE,
+    id: toolCallId,
+    data: { toolCallId, toolName, server: task.server, taskId: task.taskId, status },
+  }
 }
 
 function toSse(chunk: UIMessageStreamChunk): string {

@@ -8,13 +8,17 @@ import { expect } from 'vitest'
  * the answer with `readUIMessageStream`, continuing `messages`' last assistant message when it is one (as
  * `useChat` does after `addToolApprovalResponse`).
  */
-export async function send(handler: (request: Request) => Promise<Response>, messages: UIMessage[]) {
+export async function send(
+  handler: (request: Request) => Promise<Response>,
+  messages: UIMessage[],
+  chatId = 'chat-1',
+) {
   const transport = new DefaultChatTransport<UIMessage>({
     api: 'http://localhost/api/chat',
     fetch: (input, init) => handler(new Request(input, init)),
   })
   const stream = await transport.sendMessages({
-    chatId: 'chat-1',
+    chatId,
     messages,
     trigger: 'submit-message',
     messageId: undefined,

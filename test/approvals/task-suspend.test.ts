@@ -5,67 +5,21 @@
 import type { ModelMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RunEvent, RunState } from '../../src/contracts/run-types.js'
-import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { defineTool } from '../../src/tool/define-tool.js'
-import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
-import { serveRecording } from '../mcp-server/serve-fetch.js'
+import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { call, clientFor, refusal, startApprovalModel, suspended } from './support.js'
+import { toolkitFor as sharedToolkitFor, startTaskServer as startSharedServer } from './task-server.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
 })
 
-/** A server's long-running `build` tool, which works until the test settles it. */
-function buildGate(taskTimeoutMs: number | undefined) {
-  let settle: { resolve: (text: string) => void; reject: (error: Error) => void } | undefined
-  const started: string[] = []
-  const done = new Promise<string>((resolve, reject) => {
-    settle = { resolve, reject }
-  })
-  done.catch(() => undefined)
-  const tool = defineTool({
-    name: 'build',
-    description: 'Builds a report (slowly).',
-    inputSchema: { type: 'object', properties: { month: { type: 'string' } }, required: ['month'] },
-    longRunning: taskTimeoutMs === undefined ? true : { timeoutMs: taskTimeoutMs },
-    execute: async ({ month }) => {
-      started.push(String(month))
-      return `${await done} for ${String(month)}.`
-    },
-  })
-  return {
-    tool,
-    started,
-    complete: () => settle?.resolve('Report'),
-    fail: (message: string) => settle?.reject(new Error(message)),
-  }
-}
-
-/** The MCP server (a toolkit served over HTTP) with the gated tool; counts the methods it is sent. */
-async function startTaskServer(
-  options: { rewrite?: (body: string, method: string) => string; taskTimeoutMs?: number } = {},
-) {
-  const gate = buildGate(options.taskTimeoutMs)
-  const served = await createToolkit({ logger: { warn: () => undefined }, tools: [gate.tool] })
-  closers.push(() => served.close())
-  const handler = createMcpHandler({ toolkit: served, authorize: () => true })
-  const { server, methods } = await serveRecording(handler, options.rewrite)
-  closers.push(() => server.close())
-  return { url: `${server.url}/mcp`, gate, methods }
-}
-
-/** A toolkit (one instance's) over the task server, waiting 300 ms for a task. */
-async function toolkitFor(url: string, extra: Parameters<typeof createToolkit>[0] = {}): Promise<Toolkit> {
-  const toolkit = await createToolkit({
-    logger: { warn: () => undefined },
-    mcpConfig: { mcpServers: { srv: { url, taskWaitMs: 300 } } },
-    ...extra,
-  })
-  closers.push(() => toolkit.close())
-  return toolkit
-}
+const startTaskServer = (options: Parameters<typeof startSharedServer>[1] = {}) =>
+  startSharedServer(closers, options)
+const toolkitFor = (url: string, extra: Parameters<typeof sharedToolkitFor>[2] = {}) =>
+  sharedToolkitFor(closers, url, extra)
 
 async function setup(options: Parameters<typeof startTaskServer>[0] = {}) {
   const mcp = await startTaskServer(options)
@@ -112,7 +66,12 @@ describe('a task still running past taskWaitMs', () => {
     if (finish?.type !== 'finish') throw new Error('no finish event')
     const first = suspended(finish.result)
     expect(events.filter((event) => event.type === 'tool-result')).toMatchObject([
-      { toolCallId: 'c1', isError: false, output: expect.stringMatching(/^Still running/) },
+      {
+        toolCallId: 'c1',
+        isError: false,
+        output: expect.stringMatching(/^Still running/),
+        task: { server: 'srv', taskId: first.tasks[0]?.taskId, status: 'working' },
+      },
     ])
     gate.complete()
     const resumed: RunEvent<unknown>[] = []
@@ -124,6 +83,7 @@ describe('a task still running past taskWaitMs', () => {
         toolName: 'srv_build',
         output: 'Report for July.',
         isError: false,
+        task: { server: 'srv', taskId: first.tasks[0]?.taskId, status: 'settled' },
       },
     ])
     expect(resumed.at(-1)).toMatchObject({ type: 'finish', result: { status: 'done' } })

@@ -1,0 +1,69 @@
+// A durable run (DBOS on a real Postgres, in this process) whose MCP call runs as a task past its
+// server's `taskWaitMs`: a step records a result as JSON, so the run does not suspend on the task — the
+// call's step asks the server again until the task settles, and the model reads the task's real result.
+// The recorded run, asked for again by its id, gives back that result without asking the server again.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createDbosRunner, type DbosRunner } from '../../src/dbos/create-dbos-runner.js'
+import { call, clientFor, startApprovalModel } from '../approvals/support.js'
+import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
+import { findPostgresBin, requireBinary } from '../support/database-binaries.js'
+import { type PostgresServer, startPostgresServer } from '../support/postgres-server.js'
+
+const havePostgres = requireBinary(findPostgresBin(), 'the durable task test')
+
+let postgres: PostgresServer | undefined
+let durable: DbosRunner | undefined
+const closers: Closers = []
+
+beforeAll(async () => {
+  if (!havePostgres) return
+  postgres = await startPostgresServer()
+  durable = await createDbosRunner({
+    connectionString: postgres.connectionString,
+    appVersion: 'task-test',
+    executorId: 'task-test',
+  })
+}, 120_000)
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
+})
+
+afterAll(async () => {
+  await durable?.close()
+  await postgres?.stop()
+})
+
+describe('a durable run whose MCP call runs as a task past taskWaitMs', () => {
+  it.runIf(havePostgres)(
+    'waits for the task inside the call’s step; the run’s record gives its result back without asking again',
+    async () => {
+      const mcp = await startTaskServer(closers)
+      const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
+      closers.push(() => model.close())
+      const toolkit = await toolkitFor(closers, mcp.url)
+      const client = clientFor(model, { durable })
+      const count = (method: string) => mcp.methods.filter((each) => each === method).length
+      const running = client.run('Build the July report', { toolkit, runId: 'task-run-1' })
+      let ended = false
+      void running.then(
+        () => (ended = true),
+        () => (ended = true),
+      )
+      // Settled once the call has been asked again past its `taskWaitMs` (or the run ended without it).
+      while (count('tasks/get') < 3 && !ended) await new Promise((resolve) => setTimeout(resolve, 50))
+      mcp.gate.complete()
+      const done = await running
+      expect(done.status).toBe('done')
+      expect(done.text).toBe('got Report for July.')
+      expect(model.toolMessages(1)).toStrictEqual([{ id: 'c1', content: 'Report for July.' }])
+      const fetched = count('tasks/get')
+      const recorded = await client.run('Build the July report', { toolkit, runId: 'task-run-1' })
+      expect(recorded.text).toBe('got Report for July.')
+      expect(count('tasks/get')).toBe(fetched)
+      expect(count('tools/call')).toBe(1)
+      expect(model.requests).toHaveLength(2)
+    },
+    120_000,
+  )
+})
