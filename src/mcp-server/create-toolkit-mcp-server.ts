@@ -256,7 +256,8 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     if (verdict?.kind === 'missing') throw verdict.error
     return callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
   })
-  serveMcpSources(server, toolkit)
+  const rounds = { server, era: options.era, canAsk: options.canAsk, codec: options.forwarding, caller }
+  serveMcpSources(server, toolkit, rounds)
   return server
 }
 

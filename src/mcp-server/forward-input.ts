@@ -24,6 +24,8 @@ import type { ForwardedState, ServedStateCodec } from './served-state.js'
 const MAX_INPUT_REQUESTS = 16
 /** The most rounds of input one served call may ask. */
 const MAX_INPUT_ROUNDS = 8
+/** The most characters (as JSON) the answers to one round may hold: they are passed on, or held. */
+const MAX_ANSWERS_CHARS = 1024 * 1024
 
 // Each kind of input request, and the client capability that answers it.
 const CAPABILITY_OF: Record<string, string> = {
@@ -44,9 +46,9 @@ export type ForwardVerdict =
 /**
  * The forwarded round a retry answers, when its `requestState` is one (already verified by the server's
  * state hook: sealed by this handler for this caller, not expired). It must name this very call (tool and
- * arguments) and answer only keys that round asked, else it is refused with invalid params, whose
- * message says nothing of the state; then it is claimed, once on any number of instances (a replay is
- * refused with invalid params saying it was used already).
+ * arguments) and answer only keys that round asked, in at most 1 MiB of JSON, else it is refused with
+ * invalid params, whose message says nothing of the state; then it is claimed, once on any number of
+ * instances (a replay is refused with invalid params saying it was used already).
  *
  * @example
  * const resumed = await resumedRound({ ctx, name, digest: () => argsDigest(args), codec })
@@ -66,7 +68,8 @@ export async function resumedRound(options: {
   if (
     forwarded.tool !== name ||
     forwarded.args !== (await digest()) ||
-    answered.some((key) => !asked.has(key))
+    answered.some((key) => !asked.has(key)) ||
+    JSON.stringify(ctx.mcpReq.inputResponses ?? {}).length > MAX_ANSWERS_CHARS
   ) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState')
   }

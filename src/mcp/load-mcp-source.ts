@@ -205,8 +205,8 @@ export async function loadMcpSource(
             }),
         ),
       ),
-    async readResource(server, uri): Promise<McpResourceContents> {
-      const result = await byName(server, 'resources/read').readResource(uri)
+    async readResource(server, uri, options): Promise<McpResourceContents> {
+      const result = await byName(server, 'resources/read').readResource(uri, options?.inputRound)
       return { server, uri, contents: result.contents }
     },
     prompts: () =>
@@ -222,8 +222,8 @@ export async function loadMcpSource(
             }),
         ),
       ),
-    async getPrompt(server, name, args = {}): Promise<McpPromptMessages> {
-      const result = await byName(server, 'prompts/get').getPrompt(name, args)
+    async getPrompt(server, name, args = {}, options): Promise<McpPromptMessages> {
+      const result = await byName(server, 'prompts/get').getPrompt(name, args, options?.inputRound)
       return definedOnly({
         server,
         name,

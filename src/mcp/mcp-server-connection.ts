@@ -14,7 +14,7 @@ import { McpRequestError } from '../errors.js'
 import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorResult } from '../tool/tool-result.js'
-import type { ToolContext, ToolResult } from '../tool/types.js'
+import type { ToolContext, ToolInputRound, ToolResult } from '../tool/types.js'
 import { type CallRequest, requestTaskResult, requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
 import { connectionOAuth } from './connection-oauth.js'
@@ -28,6 +28,7 @@ import { listServerTools } from './list-server-tools.js'
 import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
+import { getPromptOn, RoundHandedUp, readResourceOn } from './request-rounds.js'
 import { describeServer } from './server-description.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { McpTransportKind, Session } from './session.js'
@@ -188,11 +189,10 @@ export class McpServerConnection {
     return this.#list({ method: 'resources/templates/list', key: 'resourceTemplates' }, 'resource templates')
   }
 
-  /** Reads one resource (or a URI made from a template). */
-  readResource(uri: string): Promise<ReadResourceResult> {
-    return this.#request('resources/read', (client) =>
-      client.readResource({ uri }, { timeout: this.plan.timeoutMs }),
-    )
+  /** Reads one resource (or a URI made from a template); its server's questions go up through `round`. */
+  readResource(uri: string, round?: ToolInputRound): Promise<ReadResourceResult> {
+    const timeoutMs = this.plan.timeoutMs
+    return this.#request('resources/read', (client) => readResourceOn({ client, uri, timeoutMs, round }))
   }
 
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
@@ -206,11 +206,10 @@ export class McpServerConnection {
     return this.#request(list.method, (client) => listOffered(client, list, this.plan.timeoutMs, walk))
   }
 
-  /** Renders one prompt with its arguments. */
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.#request('prompts/get', (client) =>
-      client.getPrompt({ name, arguments: args }, { timeout: this.plan.timeoutMs }),
-    )
+  /** Renders one prompt with its arguments; its server's questions go up through `round`. */
+  getPrompt(name: string, args: Record<string, string>, round?: ToolInputRound): Promise<GetPromptResult> {
+    const timeoutMs = this.plan.timeoutMs
+    return this.#request('prompts/get', (client) => getPromptOn({ client, name, args, timeoutMs, round }))
   }
 
   /** Completes a prompt argument or template variable; no values where the server offers no completions. */
@@ -239,6 +238,7 @@ export class McpServerConnection {
     try {
       return await withDeadline(run(session.client), { ms: this.plan.timeoutMs, phase: method })
     } catch (error) {
+      if (error instanceof RoundHandedUp) throw error
       if (session.kind !== 'stdio' && !serverAnswered(error)) this.#markLost(session, describeError(error))
       throw new McpRequestError(
         `MCP server "${this.name}" failed ${method}: ${this.#scrub(describeError(error))}`,
