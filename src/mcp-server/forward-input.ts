@@ -154,17 +154,28 @@ export function forwardingRound(options: {
 /**
  * The input round of a call served as a task: each request is asked through the task (it is
  * `input_required` until the caller answers them with `tasks/update`), and the answers handed back.
- * A request the caller declared no capability for, or a round past a bound, fails the round.
+ * A request the caller declared no capability for, or a round past a bound, fails the round. A task
+ * started by the retry of a round asked before it (`resumed`) hands the tool that round's answers.
  *
  * @example
  * const round = taskRound({ ctx, ask })
  */
-export function taskRound(options: { ctx: ServerContext; ask: AskInput }): ToolInputRound {
-  const { ctx, ask } = options
+export function taskRound(options: {
+  ctx: ServerContext
+  ask: AskInput
+  resumed?: ForwardedState | undefined
+}): ToolInputRound {
+  const { ctx, ask, resumed } = options
   const capabilities = callerCapabilities({ ctx, era: 'modern' })
-  let rounds = 0
+  let rounds = resumed?.round ?? 0
   return {
     capabilities,
+    ...(resumed !== undefined && {
+      resumed: {
+        responses: ctx.mcpReq.inputResponses ?? {},
+        ...(resumed.source !== undefined && { state: resumed.source }),
+      },
+    }),
     ask: async (requests) => {
       rounds++
       const problem = roundProblem(requests, rounds) ?? capabilityProblem(requests, capabilities)

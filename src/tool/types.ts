@@ -177,11 +177,16 @@ export type NeedsApproval =
  * task to a client that supports tasks (it polls for the result) and runs it at once for any other;
  * `required: true` refuses the call from a client without tasks; `timeoutMs` bounds the task (past it
  * the task fails and the tool's signal is aborted; absent, the task is bounded only by its time to live).
+ * `inputFirst: true` asks the tool's first round of input (`context.inputRound`) before the task starts:
+ * the first leg of a 2026-07-28 call runs in its request until the tool asks (the call answers
+ * input-required) or answers (a task already finished); the retry with the answers becomes the task,
+ * and the tool runs in it from them (`inputRound.resumed`). Such a tool asks first thing.
  *
  * @example
  * const longRunning: LongRunning = { required: true, timeoutMs: 10 * 60_000 }
+ * const gathering: LongRunning = { required: true, inputFirst: true }
  */
-export type LongRunning = boolean | { required?: boolean; timeoutMs?: number }
+export type LongRunning = boolean | { required?: boolean; timeoutMs?: number; inputFirst?: boolean }
 
 /**
  * What an MCP server says about a tool's behaviour (`annotations` of `tools/list`). Hints, not
