@@ -1,5 +1,4 @@
 import {
-  type CallToolResult,
   type ListToolsResult,
   LOG_LEVEL_META_KEY,
   ProtocolError,
@@ -23,7 +22,9 @@ import { VERSION } from '../version.js'
 import { type ApprovalCodec, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
 import { callToolResult } from './call-tool-result.js'
 import { forwardingRound, resumedRound, taskRound } from './forward-input.js'
+import type { HeldCalls } from './held-calls.js'
 import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
+import { type RoundServing, serveRounds } from './serve-rounds.js'
 import {
   asksBeforeTask,
   callMode,
@@ -113,6 +114,8 @@ export interface ServedInstance {
   caller?: () => Promise<string>
   /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
   tasks?: TaskServing
+  /** Where calls wait for their callers' answers between requests; shared by every instance of one handler. */
+  held?: HeldCalls
   /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
   traced?: TraceServedCall | undefined
 }
@@ -142,6 +145,8 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   // A 2025 session's rounds are answered on this very instance: it is the caller they are bound to.
   const session = `session:${crypto.randomUUID()}`
   const caller = options.caller ?? (() => Promise.resolve(session))
+  const { era, canAsk, forwarding: codec, held } = options
+  const rounds: RoundServing = { era, canAsk, codec, caller, held, server: undefined as never }
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
@@ -169,6 +174,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       },
     },
   )
+  rounds.server = server
   // One search state per server, so per client session: what a client found is listed for it alone.
   const search = searching
     ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
@@ -259,31 +265,25 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
     const context = callContext(ctx, toolCallId, request.params._meta, options.era)
-    const forwarding = options.canAsk
-      ? forwardingRound({
-          ctx,
-          server,
-          era: options.era,
-          name,
-          digest,
-          codec: options.forwarding,
-          caller,
-          resumed,
-        })
-      : undefined
-    if (forwarding !== undefined) context.inputRound = forwarding.round
-    const run = (): Promise<ToolResult> => checked.execute(context)
     const traced = options.traced
-    const result = await (traced === undefined
-      ? run()
-      : traced(name, callerTrace(ctx, request.params._meta), run))
-    // The tool handed a round of input up: the caller answers it, and the call runs again from there.
-    const verdict = await forwarding?.verdict()
-    if (verdict?.kind === 'ask') return verdict.result
-    if (verdict?.kind === 'missing') throw verdict.error
-    return callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
+    const outcome = await serveRounds({
+      serving: rounds,
+      ctx,
+      name,
+      digest,
+      resumed,
+      run: (inputRound, signal) => {
+        const run = (): Promise<ToolResult> =>
+          checked.execute({ ...context, signal, ...(inputRound !== undefined && { inputRound }) })
+        return traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)
+      },
+    })
+    // The tool handed a round of input up: the caller answers it, and the call goes on from there.
+    if (outcome.kind === 'ask') return outcome.result
+    if (outcome.kind === 'missing') throw outcome.error
+    if (outcome.kind === 'failed') throw outcome.error
+    return callToolResult(outcome.kind === 'done' ? outcome.value : errorResult(outcome.reason))
   })
-  const rounds = { server, era: options.era, canAsk: options.canAsk, codec: options.forwarding, caller }
   serveMcpSources(server, toolkit, rounds)
   return server
 }

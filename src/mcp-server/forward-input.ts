@@ -23,7 +23,7 @@ import type { ForwardedState, ServedStateCodec } from './served-state.js'
 /** The most input requests one round may hand up. */
 const MAX_INPUT_REQUESTS = 16
 /** The most rounds of input one served call may ask. */
-const MAX_INPUT_ROUNDS = 8
+export const MAX_INPUT_ROUNDS = 8
 /** The most characters (as JSON) the answers to one round may hold: they are passed on, or held. */
 const MAX_ANSWERS_CHARS = 1024 * 1024
 
@@ -168,6 +168,17 @@ export function taskRound(options: {
   const { ctx, ask, resumed } = options
   const capabilities = callerCapabilities({ ctx, era: 'modern' })
   let rounds = resumed?.round ?? 0
+  const asked = async (requests: Record<string, ToolInputRequest>) => {
+    rounds++
+    const problem = roundProblem(requests, rounds) ?? capabilityProblem(requests, capabilities)
+    if (problem !== undefined) throw new Error(problem)
+    const answers = await Promise.all(
+      Object.entries(requests).map(
+        async ([key, request]) => [key, await ask(key, request as unknown as InputRequest)] as const,
+      ),
+    )
+    return Object.fromEntries(answers)
+  }
   return {
     capabilities,
     ...(resumed !== undefined && {
@@ -176,17 +187,9 @@ export function taskRound(options: {
         ...(resumed.source !== undefined && { state: resumed.source }),
       },
     }),
-    ask: async (requests) => {
-      rounds++
-      const problem = roundProblem(requests, rounds) ?? capabilityProblem(requests, capabilities)
-      if (problem !== undefined) throw new Error(problem)
-      const answers = await Promise.all(
-        Object.entries(requests).map(
-          async ([key, request]) => [key, await ask(key, request as unknown as InputRequest)] as const,
-        ),
-      )
-      return Object.fromEntries(answers)
-    },
+    // The task waits for the answers either way: a 2025 source's questions mid-call are asked alike.
+    ask: asked,
+    hold: asked,
     // The task fails with the error result the tool answers.
     missingCapabilities: () => {},
   }
@@ -210,8 +213,13 @@ function callerCapabilities(options: {
   return capabilities
 }
 
-/** Why a round may not be handed up: too many requests or rounds, or a request of an unknown kind. */
-function roundProblem(requests: Record<string, ToolInputRequest>, round: number): string | undefined {
+/**
+ * Why a round may not be handed up: too many requests or rounds, or a request of an unknown kind.
+ *
+ * @example
+ * const problem = roundProblem(requests, 3) // undefined when the round may go up
+ */
+export function roundProblem(requests: Record<string, ToolInputRequest>, round: number): string | undefined {
   const entries = Object.entries(requests)
   if (round > MAX_INPUT_ROUNDS) {
     return `The tool asked for input more than ${MAX_INPUT_ROUNDS} times in one call. It was stopped.`

@@ -7,23 +7,13 @@ import {
   type InputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { RoundHandedUp } from '../mcp/request-rounds.js'
 import type { ToolInputRound } from '../tool/types.js'
-import { forwardingRound, resumedRound } from './forward-input.js'
-import { argsDigest, type ServedStateCodec } from './served-state.js'
-
-/** What a server instance needs to forward the rounds of its non-tool requests. */
-export interface RoundServing {
-  server: Server
-  era: 'legacy' | 'modern'
-  /** False where nothing carries an answer back (stateless 2025 serving). */
-  canAsk: boolean
-  codec: ServedStateCodec
-  caller: () => Promise<string>
-}
+import { resumedRound } from './forward-input.js'
+import { type RoundServing, serveRounds } from './serve-rounds.js'
+import { argsDigest } from './served-state.js'
 
 /**
  * Runs one request whose source may ask for input, with a round that hands the questions to this
@@ -49,27 +39,18 @@ export async function withInputRounds<Value>(
     digested ??= argsDigest(request.args)
     return digested
   }
-  const { codec, caller, server, era } = serving
   const name = request.method
-  const resumed = await resumedRound({ ctx, name, digest, codec })
-  if (!serving.canAsk) return run(undefined)
-  const forwarding = forwardingRound({ ctx, server, era, name, digest, codec, caller, resumed })
-  let value: Value
-  try {
-    value = await run(forwarding.round)
-  } catch (error) {
-    const verdict = await forwarding.verdict()
-    if (verdict === undefined) {
-      // A round past a bound: the request fails, saying why.
-      if (error instanceof RoundHandedUp) {
-        const reason = error.cause instanceof Error ? error.cause.message : String(error.cause)
-        throw new ProtocolError(ProtocolErrorCode.InternalError, reason)
-      }
-      throw error
-    }
-    if (verdict.kind === 'ask') return verdict.result
-    if (verdict.kind === 'missing') throw verdict.error
-    throw new ProtocolError(ProtocolErrorCode.InternalError, verdict.reason)
+  const resumed = await resumedRound({ ctx, name, digest, codec: serving.codec })
+  const outcome = await serveRounds({ serving, ctx, name, digest, resumed, run })
+  if (outcome.kind === 'done') return outcome.value
+  if (outcome.kind === 'ask') return outcome.result
+  if (outcome.kind === 'missing') throw outcome.error
+  if (outcome.kind === 'refuse') throw new ProtocolError(ProtocolErrorCode.InternalError, outcome.reason)
+  // A round past a bound: the request fails, saying why.
+  const { error } = outcome
+  if (error instanceof RoundHandedUp) {
+    const reason = error.cause instanceof Error ? error.cause.message : String(error.cause)
+    throw new ProtocolError(ProtocolErrorCode.InternalError, reason)
   }
-  return value
+  throw error
 }

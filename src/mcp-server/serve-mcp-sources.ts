@@ -15,7 +15,8 @@ import type { McpPrompt, McpResource, McpResourceTemplate } from '../mcp/mcp-sou
 import { isRecord } from '../shared/is-record.js'
 import { joinToolName } from '../tool/names.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
-import { type RoundServing, withInputRounds } from './forward-request-rounds.js'
+import { withInputRounds } from './forward-request-rounds.js'
+import type { RoundServing } from './serve-rounds.js'
 
 // What one listing of every source gave, kept so a read or get finds its server without listing again.
 interface Listed {

@@ -131,6 +131,13 @@ export interface ToolInputRound {
   /** Hands a round of requests up; resolves with the responses, keyed as the requests were. */
   ask(requests: Record<string, ToolInputRequest>, state?: string): Promise<Record<string, unknown>>
   /**
+   * Hands a round up and waits for its answers while the call keeps running: for a question that cannot
+   * be asked again later (a 2025-era MCP server's own request mid-call). Where the caller answers in a
+   * later request, the call is held in this process until that retry brings them. Absent where no
+   * call can be held.
+   */
+  hold?(requests: Record<string, ToolInputRequest>): Promise<Record<string, unknown>>
+  /**
    * Says the call needs client capabilities the caller did not declare (`{ sampling: {} }`), so that
    * whoever serves the tool refuses it with the protocol's missing-capability error.
    */
