@@ -35,7 +35,7 @@ export class RoundHandedUp extends Error {
  * @example
  * const result = await requestWithRounds({ client, method: 'prompts/get', params: { name }, round, timeoutMs })
  */
-export async function requestWithRounds(options: {
+async function requestWithRounds(options: {
   client: Client
   method: 'prompts/get' | 'resources/read'
   params: Record<string, unknown>
