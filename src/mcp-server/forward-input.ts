@@ -124,7 +124,7 @@ export function forwardingRound(options: {
     if (missing !== undefined) {
       const error = new MissingRequiredClientCapabilityError(
         { requiredCapabilities: missing },
-        `Tool "${options.name}" needs client capabilities this request did not declare.`,
+        `${served(options.name)} needs client capabilities this request did not declare.`,
       )
       return { kind: 'missing', error }
     }
@@ -142,7 +142,7 @@ export function forwardingRound(options: {
     if (requestState === undefined) {
       return {
         kind: 'refuse',
-        reason: `Tool "${options.name}" asked for input with a request state too large to carry. It was stopped.`,
+        reason: `${served(options.name)} asked for input with a request state too large to carry. It was stopped.`,
       }
     }
     const inputRequests = pending.requests as unknown as Record<string, InputRequest>
@@ -193,6 +193,11 @@ export function taskRound(options: {
     // The task fails with the error result the tool answers.
     missingCapabilities: () => {},
   }
+}
+
+/** What a round is asked for, in a message: a tool by its name, a prompt or read by its method. */
+function served(name: string): string {
+  return name.includes('/') ? `The ${name} request` : `Tool "${name}"`
 }
 
 /** What the caller declared it can answer: in its 2026-07-28 request's envelope, else at initialize. */

@@ -193,12 +193,34 @@ describe('a 2026-07-28 caller of a call held for its 2025-era source', () => {
     expect(textOf(done.result)).toBe('Hello, Grace!')
   })
 
+  it('routes no question while two calls are in flight to the source: the host answers the second', async () => {
+    const { url, hostAsked } = await gateway()
+    const { key, requestState } = await held(url)
+    const second = await rpc(url, ASK, { caller: 'bob' })
+    expect(textOf(second.result)).toBe('Hello, the host!')
+    expect(hostAsked).toStrictEqual(['What is your name?'])
+    const done = await rpc(url, { ...ASK, inputResponses: { [key]: NAMED('Ada') }, requestState })
+    expect(textOf(done.result)).toBe('Hello, Ada!')
+  })
+
   it('is refused a state used a second time', async () => {
     const { url } = await gateway()
     const { key, requestState } = await held(url)
     const retry = { ...ASK, inputResponses: { [key]: NAMED('Ada') }, requestState }
     expect(textOf((await rpc(url, retry)).result)).toBe('Hello, Ada!')
     expect((await rpc(url, retry)).error?.code).toBe(-32602)
+  })
+
+  it('is refused a forged state (a key added to those asked)', async () => {
+    const { url } = await gateway()
+    const { key, requestState } = await held(url)
+    const [prefix, body, mac] = requestState.split('.')
+    const payload = JSON.parse(Buffer.from(String(body), 'base64url').toString()) as { keys: string[] }
+    const keys = [...payload.keys, 'extra']
+    const forged = `${prefix}.${Buffer.from(JSON.stringify({ ...payload, keys })).toString('base64url')}.${mac}`
+    const answers = { [key]: NAMED('Eve'), extra: NAMED('Eve') }
+    const refused = await rpc(url, { ...ASK, inputResponses: answers, requestState: forged })
+    expect(refused.error?.code).toBe(-32602)
   })
 
   it('is refused a state moved to another caller', async () => {

@@ -127,6 +127,19 @@ describe('a 2026-07-28 caller of a prompt or resource whose source asks', () => 
     expect(promptText(done.result)).toBe('Context: on the wire (state context-asked)')
   })
 
+  it('is refused a forged state', async () => {
+    const { url } = await gateway()
+    const [prefix, body, mac] = (await promptRound(url)).split('.')
+    const payload = JSON.parse(Buffer.from(String(body), 'base64url').toString()) as Record<string, unknown>
+    const forged = `${prefix}.${Buffer.from(JSON.stringify({ ...payload, keys: ['user_context', 'admin'] })).toString('base64url')}.${mac}`
+    const refused = await rpc(url, 'prompts/get', {
+      ...PROMPT,
+      inputResponses: { user_context: CONTEXT },
+      requestState: forged,
+    })
+    expect(refused.error?.code).toBe(-32602)
+  })
+
   it('is refused a state used a second time', async () => {
     const { url } = await gateway()
     const retry = {
