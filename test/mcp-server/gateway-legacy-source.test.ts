@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
+import { createMemoryStore } from '../../src/stores/create-memory-store.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveLegacySource } from './legacy-asking-source.js'
 import { serveFetch } from './serve-fetch.js'
@@ -15,6 +16,8 @@ import { MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
 const closers: Array<() => Promise<unknown>> = []
 const KEY = 'a-request-state-key-of-at-least-32-bytes!'
+// Shared by every handler of a test, as the key is: a state is claimed once over all of them.
+const claims = createMemoryStore()
 
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {})
@@ -43,6 +46,7 @@ async function handlerUrl(toolkit: Toolkit): Promise<URL> {
     createMcpHandler({
       toolkit,
       requestStateKey: KEY,
+      claims,
       authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
     }),
   )
