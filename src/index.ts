@@ -118,6 +118,7 @@ export type {
   McpCompletionRequest,
   McpPrompt,
   McpPromptMessages,
+  McpRequestOptions,
   McpResource,
   McpResourceContents,
   McpResourceTemplate,

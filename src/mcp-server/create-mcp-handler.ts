@@ -17,6 +17,7 @@ import {
   type McpServeOptions,
   type ServedInstance,
 } from './create-toolkit-mcp-server.js'
+import { HeldCalls } from './held-calls.js'
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
 import { taskStoreFor } from './serve-tasks.js'
@@ -158,8 +159,17 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
   const forwarding = servedStateCodec(options.requestStateKey, claims)
   const store = taskStoreFor(options)
   const traced = traceServedCalls(options.telemetry)
+  const held = new HeldCalls()
   const instance = (served: Pick<ServedInstance, 'era' | 'canAsk' | 'tasks' | 'caller'>) =>
-    createToolkitMcpServer(toolkit, { ...options, ...served, servesApprovals, codec, forwarding, traced })
+    createToolkitMcpServer(toolkit, {
+      ...options,
+      ...served,
+      servesApprovals,
+      codec,
+      forwarding,
+      traced,
+      held,
+    })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
   const perRequest = sdkMcpHandler(

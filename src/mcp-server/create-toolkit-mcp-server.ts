@@ -1,5 +1,4 @@
 import {
-  type CallToolResult,
   type ListToolsResult,
   LOG_LEVEL_META_KEY,
   ProtocolError,
@@ -21,9 +20,13 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { mayNeedApproval } from '../toolkit/toolkit-approvals.js'
 import { VERSION } from '../version.js'
 import { type ApprovalCodec, type ApprovalVerdict, approveInTask, askApproval } from './ask-approval.js'
+import { callToolResult } from './call-tool-result.js'
 import { forwardingRound, resumedRound, taskRound } from './forward-input.js'
+import type { HeldCalls } from './held-calls.js'
 import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
+import { type RoundServing, serveRounds } from './serve-rounds.js'
 import {
+  asksBeforeTask,
   callMode,
   serveTaskMethods,
   startTask,
@@ -111,6 +114,8 @@ export interface ServedInstance {
   caller?: () => Promise<string>
   /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
   tasks?: TaskServing
+  /** Where calls wait for their callers' answers between requests; shared by every instance of one handler. */
+  held?: HeldCalls
   /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
   traced?: TraceServedCall | undefined
 }
@@ -118,7 +123,6 @@ export interface ServedInstance {
 const DEFAULT_LIST_TTL_MS = 60_000
 
 type ListedTool = ListToolsResult['tools'][number]
-type ContentBlock = CallToolResult['content'][number]
 
 /**
  * One MCP server (the SDK's `Server`) over a toolkit, for either era: `tools/list` lists every tool with
@@ -141,6 +145,8 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   // A 2025 session's rounds are answered on this very instance: it is the caller they are bound to.
   const session = `session:${crypto.randomUUID()}`
   const caller = options.caller ?? (() => Promise.resolve(session))
+  const { era, canAsk, forwarding: codec, held } = options
+  const rounds: RoundServing = { era, canAsk, codec, caller, held, server: undefined as never }
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
@@ -168,6 +174,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       },
     },
   )
+  rounds.server = server
   // One search state per server, so per client session: what a client found is listed for it alone.
   const search = searching
     ? new SearchSession({ toolkit, search: toolkit.searchOptions ?? {}, native: false })
@@ -193,9 +200,41 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     }
     const args = isRecord(given) ? given : {}
     const toolCallId = String(ctx.mcpReq.id)
+    // Worked out only for a call that takes part in a round of input.
+    let digested: Promise<string> | undefined
+    const digest = (): Promise<string> => {
+      digested ??= argsDigest(args)
+      return digested
+    }
     if (options.tasks !== undefined && callMode(tool, ctx) === 'task') {
+      const tasks = options.tasks
+      // A tool that asks before its task: the first leg runs in the request, and the retry that brings
+      // its answers becomes the task (a call that needs approval asks both inside its task, as usual).
+      const first = asksBeforeTask(tool) ? checkOnce(toolkit, name, args, toolCallId) : undefined
+      const early = first !== undefined && !(await first.needsApproval)
+      const resumed = early ? await resumedRound({ ctx, name, digest, codec: options.forwarding }) : undefined
+      if (early && resumed === undefined) {
+        const forwarding = forwardingRound({
+          ctx,
+          server,
+          ...options,
+          name,
+          digest,
+          codec: options.forwarding,
+          caller,
+          resumed,
+        })
+        const context = callContext(ctx, toolCallId, request.params._meta, options.era)
+        const result = await first.execute({ ...context, inputRound: forwarding.round })
+        const verdict = await forwarding.verdict()
+        if (verdict?.kind === 'ask') return verdict.result
+        if (verdict?.kind === 'missing') throw verdict.error
+        // It asked nothing: its answer is the task's, finished already.
+        const finished = callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
+        return startTask(tasks, { timeoutMs: taskTimeoutMs(tool), run: async () => finished })
+      }
       // The approval, when the call needs one, is asked inside the task.
-      return startTask(options.tasks, {
+      return startTask(tasks, {
         timeoutMs: taskTimeoutMs(tool),
         run: async (task, ask) => {
           const inTask = checkOnce(toolkit, name, args, task.id)
@@ -205,7 +244,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
           }
           const signal = task.controller.signal
           // A source's questions are asked through the task, like its approval.
-          const inputRound = taskRound({ ctx, ask })
+          const inputRound = taskRound({ ctx, ask, resumed })
           return callToolResult(
             await inTask.execute({
               toolCallId: task.id,
@@ -218,12 +257,6 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       })
     }
     const checked = checkOnce(toolkit, name, args, toolCallId)
-    // Worked out only for a call that takes part in a round of input.
-    let digested: Promise<string> | undefined
-    const digest = (): Promise<string> => {
-      digested ??= argsDigest(args)
-      return digested
-    }
     // A retry answering a forwarded round: the call was approved before its first round was asked.
     const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
     if (resumed === undefined && (await checked.needsApproval)) {
@@ -232,31 +265,26 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }
     const context = callContext(ctx, toolCallId, request.params._meta, options.era)
-    const forwarding = options.canAsk
-      ? forwardingRound({
-          ctx,
-          server,
-          era: options.era,
-          name,
-          digest,
-          codec: options.forwarding,
-          caller,
-          resumed,
-        })
-      : undefined
-    if (forwarding !== undefined) context.inputRound = forwarding.round
-    const run = (): Promise<ToolResult> => checked.execute(context)
     const traced = options.traced
-    const result = await (traced === undefined
-      ? run()
-      : traced(name, callerTrace(ctx, request.params._meta), run))
-    // The tool handed a round of input up: the caller answers it, and the call runs again from there.
-    const verdict = await forwarding?.verdict()
-    if (verdict?.kind === 'ask') return verdict.result
-    if (verdict?.kind === 'missing') throw verdict.error
-    return callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
+    const outcome = await serveRounds({
+      serving: rounds,
+      ctx,
+      name,
+      digest,
+      resumed,
+      run: (inputRound, signal) => {
+        const run = (): Promise<ToolResult> =>
+          checked.execute({ ...context, signal, ...(inputRound !== undefined && { inputRound }) })
+        return traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)
+      },
+    })
+    // The tool handed a round of input up: the caller answers it, and the call goes on from there.
+    if (outcome.kind === 'ask') return outcome.result
+    if (outcome.kind === 'missing') throw outcome.error
+    if (outcome.kind === 'failed') throw outcome.error
+    return callToolResult(outcome.kind === 'done' ? outcome.value : errorResult(outcome.reason))
   })
-  serveMcpSources(server, toolkit)
+  serveMcpSources(server, toolkit, rounds)
   return server
 }
 
@@ -329,45 +357,4 @@ function listedTool(tool: Tool): ListedTool {
     listed.annotations = annotations
   }
   return listed
-}
-
-/** A toolkit's answer as MCP content: the text (when there is any), then each image or audio clip. */
-function callToolResult(result: ToolResult): CallToolResult {
-  const content: ContentBlock[] = []
-  if (result.output !== '' || result.media === undefined || result.media.length === 0) {
-    content.push({ type: 'text', text: result.output })
-  }
-  const served = servedContent(result)
-  if (served !== undefined) {
-    content.length = 0
-    content.push(...served)
-  } else {
-    for (const media of result.media ?? []) {
-      content.push({ type: media.type, data: media.data, mimeType: media.mediaType })
-    }
-  }
-  const answer: CallToolResult = { content }
-  if (result.isError) answer.isError = true
-  // A tool from another MCP server that answered with structured content keeps it.
-  const structured = result.metadata?.structuredContent
-  if (!result.isError && isRecord(structured)) answer.structuredContent = structured
-  return answer
-}
-
-/**
- * A result of a tool from another MCP server holding embedded resources or resource links: its content
- * blocks as that server sent them (secrets masked by the toolkit), so a gateway passes them on in order
- * rather than as text. `undefined` for every other result.
- */
-function servedContent(result: ToolResult): ContentBlock[] | undefined {
-  const blocks = result.metadata?.content
-  if (!Array.isArray(blocks) || !blocks.some(isResourceBlock)) return undefined
-  return blocks.filter(
-    (block): block is ContentBlock =>
-      isRecord(block) && ['text', 'image', 'audio', 'resource', 'resource_link'].includes(String(block.type)),
-  )
-}
-
-function isResourceBlock(block: unknown): boolean {
-  return isRecord(block) && (block.type === 'resource' || block.type === 'resource_link')
 }

@@ -23,7 +23,9 @@ import type { ForwardedState, ServedStateCodec } from './served-state.js'
 /** The most input requests one round may hand up. */
 const MAX_INPUT_REQUESTS = 16
 /** The most rounds of input one served call may ask. */
-const MAX_INPUT_ROUNDS = 8
+export const MAX_INPUT_ROUNDS = 8
+/** The most characters (as JSON) the answers to one round may hold: they are passed on, or held. */
+const MAX_ANSWERS_CHARS = 1024 * 1024
 
 // Each kind of input request, and the client capability that answers it.
 const CAPABILITY_OF: Record<string, string> = {
@@ -44,9 +46,9 @@ export type ForwardVerdict =
 /**
  * The forwarded round a retry answers, when its `requestState` is one (already verified by the server's
  * state hook: sealed by this handler for this caller, not expired). It must name this very call (tool and
- * arguments) and answer only keys that round asked, else it is refused with invalid params, whose
- * message says nothing of the state; then it is claimed, once on any number of instances (a replay is
- * refused with invalid params saying it was used already).
+ * arguments) and answer only keys that round asked, in at most 1 MiB of JSON, else it is refused with
+ * invalid params, whose message says nothing of the state; then it is claimed, once on any number of
+ * instances (a replay is refused with invalid params saying it was used already).
  *
  * @example
  * const resumed = await resumedRound({ ctx, name, digest: () => argsDigest(args), codec })
@@ -66,7 +68,8 @@ export async function resumedRound(options: {
   if (
     forwarded.tool !== name ||
     forwarded.args !== (await digest()) ||
-    answered.some((key) => !asked.has(key))
+    answered.some((key) => !asked.has(key)) ||
+    JSON.stringify(ctx.mcpReq.inputResponses ?? {}).length > MAX_ANSWERS_CHARS
   ) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState')
   }
@@ -121,7 +124,7 @@ export function forwardingRound(options: {
     if (missing !== undefined) {
       const error = new MissingRequiredClientCapabilityError(
         { requiredCapabilities: missing },
-        `Tool "${options.name}" needs client capabilities this request did not declare.`,
+        `${served(options.name)} needs client capabilities this request did not declare.`,
       )
       return { kind: 'missing', error }
     }
@@ -139,7 +142,7 @@ export function forwardingRound(options: {
     if (requestState === undefined) {
       return {
         kind: 'refuse',
-        reason: `Tool "${options.name}" asked for input with a request state too large to carry. It was stopped.`,
+        reason: `${served(options.name)} asked for input with a request state too large to carry. It was stopped.`,
       }
     }
     const inputRequests = pending.requests as unknown as Record<string, InputRequest>
@@ -151,31 +154,50 @@ export function forwardingRound(options: {
 /**
  * The input round of a call served as a task: each request is asked through the task (it is
  * `input_required` until the caller answers them with `tasks/update`), and the answers handed back.
- * A request the caller declared no capability for, or a round past a bound, fails the round.
+ * A request the caller declared no capability for, or a round past a bound, fails the round. A task
+ * started by the retry of a round asked before it (`resumed`) hands the tool that round's answers.
  *
  * @example
  * const round = taskRound({ ctx, ask })
  */
-export function taskRound(options: { ctx: ServerContext; ask: AskInput }): ToolInputRound {
-  const { ctx, ask } = options
+export function taskRound(options: {
+  ctx: ServerContext
+  ask: AskInput
+  resumed?: ForwardedState | undefined
+}): ToolInputRound {
+  const { ctx, ask, resumed } = options
   const capabilities = callerCapabilities({ ctx, era: 'modern' })
-  let rounds = 0
+  let rounds = resumed?.round ?? 0
+  const asked = async (requests: Record<string, ToolInputRequest>) => {
+    rounds++
+    const problem = roundProblem(requests, rounds) ?? capabilityProblem(requests, capabilities)
+    if (problem !== undefined) throw new Error(problem)
+    const answers = await Promise.all(
+      Object.entries(requests).map(
+        async ([key, request]) => [key, await ask(key, request as unknown as InputRequest)] as const,
+      ),
+    )
+    return Object.fromEntries(answers)
+  }
   return {
     capabilities,
-    ask: async (requests) => {
-      rounds++
-      const problem = roundProblem(requests, rounds) ?? capabilityProblem(requests, capabilities)
-      if (problem !== undefined) throw new Error(problem)
-      const answers = await Promise.all(
-        Object.entries(requests).map(
-          async ([key, request]) => [key, await ask(key, request as unknown as InputRequest)] as const,
-        ),
-      )
-      return Object.fromEntries(answers)
-    },
+    ...(resumed !== undefined && {
+      resumed: {
+        responses: ctx.mcpReq.inputResponses ?? {},
+        ...(resumed.source !== undefined && { state: resumed.source }),
+      },
+    }),
+    // The task waits for the answers either way: a 2025 source's questions mid-call are asked alike.
+    ask: asked,
+    hold: asked,
     // The task fails with the error result the tool answers.
     missingCapabilities: () => {},
   }
+}
+
+/** What a round is asked for, in a message: a tool by its name, a prompt or read by its method. */
+function served(name: string): string {
+  return name.includes('/') ? `The ${name} request` : `Tool "${name}"`
 }
 
 /** What the caller declared it can answer: in its 2026-07-28 request's envelope, else at initialize. */
@@ -196,8 +218,13 @@ function callerCapabilities(options: {
   return capabilities
 }
 
-/** Why a round may not be handed up: too many requests or rounds, or a request of an unknown kind. */
-function roundProblem(requests: Record<string, ToolInputRequest>, round: number): string | undefined {
+/**
+ * Why a round may not be handed up: too many requests or rounds, or a request of an unknown kind.
+ *
+ * @example
+ * const problem = roundProblem(requests, 3) // undefined when the round may go up
+ */
+export function roundProblem(requests: Record<string, ToolInputRequest>, round: number): string | undefined {
   const entries = Object.entries(requests)
   if (round > MAX_INPUT_ROUNDS) {
     return `The tool asked for input more than ${MAX_INPUT_ROUNDS} times in one call. It was stopped.`

@@ -15,6 +15,8 @@ import type { McpPrompt, McpResource, McpResourceTemplate } from '../mcp/mcp-sou
 import { isRecord } from '../shared/is-record.js'
 import { joinToolName } from '../tool/names.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
+import { withInputRounds } from './forward-request-rounds.js'
+import type { RoundServing } from './serve-rounds.js'
 
 // What one listing of every source gave, kept so a read or get finds its server without listing again.
 interface Listed {
@@ -41,12 +43,13 @@ export function sourceCapabilities(toolkit: Toolkit): ServerCapabilities {
  * collide, and mapped back on `prompts/get`. A resource keeps its URI (it is the resource's identity); a
  * URI two servers list is served from the first, and its name is prefixed with its server like a prompt.
  * A read goes to the server that listed the URI or whose template matches it; an unknown URI is the
- * protocol's resource-not-found error.
+ * protocol's resource-not-found error. With `rounds`, a source that asks for input while it reads a
+ * resource or renders a prompt has its questions put to this request's caller (see `withInputRounds`).
  *
  * @example
  * serveMcpSources(server, toolkit)
  */
-export function serveMcpSources(server: Server, toolkit: Toolkit): void {
+export function serveMcpSources(server: Server, toolkit: Toolkit, rounds?: RoundServing): void {
   if (Object.keys(toolkit.mcpServers()).length === 0) return
   const list = async (): Promise<Listed> => {
     const [resources, templates, prompts] = await Promise.all([
@@ -86,7 +89,7 @@ export function serveMcpSources(server: Server, toolkit: Toolkit): void {
       })),
     }),
   )
-  server.setRequestHandler('resources/read', async (request): Promise<ReadResourceResult> => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params
     const listed = await list()
     const owner =
@@ -101,8 +104,10 @@ export function serveMcpSources(server: Server, toolkit: Toolkit): void {
         },
       )
     }
-    const read = await answered(() => toolkit.readResource(owner, uri))
-    return { contents: read.contents as ReadResourceResult['contents'] }
+    return withInputRounds(rounds, ctx, { method: 'resources/read', args: { uri } }, async (inputRound) => {
+      const read = await answered(() => toolkit.readResource(owner, uri, { inputRound }))
+      return { contents: read.contents as ReadResourceResult['contents'] }
+    })
   })
   server.setRequestHandler(
     'prompts/list',
@@ -113,20 +118,23 @@ export function serveMcpSources(server: Server, toolkit: Toolkit): void {
       })),
     }),
   )
-  server.setRequestHandler('prompts/get', async (request): Promise<GetPromptResult> => {
-    const prompt = (await list()).prompts.get(request.params.name)
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const { name } = request.params
+    const prompt = (await list()).prompts.get(name)
     if (prompt === undefined) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown prompt "${request.params.name.slice(0, 200)}".`,
       )
     }
-    const got = await answered(() =>
-      toolkit.getPrompt(prompt.server, prompt.name, stringsOf(request.params.arguments)),
-    )
-    const result: GetPromptResult = { messages: got.messages as GetPromptResult['messages'] }
-    if (got.description !== undefined) result.description = got.description
-    return result
+    const args = stringsOf(request.params.arguments)
+    const asked = { method: 'prompts/get' as const, args: { name, arguments: args } }
+    return withInputRounds(rounds, ctx, asked, async (inputRound) => {
+      const got = await answered(() => toolkit.getPrompt(prompt.server, prompt.name, args, { inputRound }))
+      const result: GetPromptResult = { messages: got.messages as GetPromptResult['messages'] }
+      if (got.description !== undefined) result.description = got.description
+      return result
+    })
   })
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument, context } = request.params

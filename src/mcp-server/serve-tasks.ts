@@ -73,6 +73,17 @@ export function callMode(tool: Tool, ctx: ServerContext): CallMode {
   return 'sync'
 }
 
+/**
+ * Whether `tool` asks its first round of input before its task starts (`longRunning.inputFirst`).
+ *
+ * @example
+ * if (asksBeforeTask(tool)) return firstLeg()
+ */
+export function asksBeforeTask(tool: Tool): boolean {
+  const { longRunning } = tool
+  return typeof longRunning === 'object' && longRunning.inputFirst === true
+}
+
 /** The deadline of a task of `tool`, in milliseconds (infinite when it has none). */
 export function taskTimeoutMs(tool: Tool): number {
   const { longRunning } = tool

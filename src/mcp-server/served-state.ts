@@ -19,6 +19,8 @@ export interface ForwardedState {
   round: number
   /** The source server's own `requestState`, sent back to it on the retry. */
   source?: string
+  /** The id of the call held in this process for the answers (a 2025-era source asked mid-call). */
+  held?: string
   /** Makes the state one of a kind, so that it is accepted once. */
   nonce: string
   /** Expiry, in milliseconds since the epoch. */
@@ -126,6 +128,7 @@ function isForwardedState(value: unknown): value is ForwardedState {
     state.keys.every((key) => typeof key === 'string') &&
     typeof state.round === 'number' &&
     (state.source === undefined || typeof state.source === 'string') &&
+    (state.held === undefined || typeof state.held === 'string') &&
     typeof state.nonce === 'string' &&
     typeof state.exp === 'number'
   )

@@ -25,6 +25,11 @@ export interface ConnectionOptions {
   onElicitation?: ElicitationHandler
   /** The elicitation modes declared to the server (with `onElicitation`). @default ['form'] */
   elicitationModes?: readonly ElicitationMode[]
+  /**
+   * Declares elicitation, sampling and roots to the server, so that a 2025-era server's questions mid-call
+   * reach the caller of a gateway serving the toolkit (see `createToolkit`'s `forwardMcpInput`).
+   */
+  forwardInput?: boolean
   /** A new tool list, after `notifications/tools/list_changed` or a reconnect. */
   onToolsChanged?: (tools: readonly McpTool[]) => void
   onWarning?: (message: string) => void

@@ -1,7 +1,16 @@
-import { Client, type ResponseCacheStore } from '@modelcontextprotocol/client'
+import {
+  Client,
+  type CreateMessageResult,
+  type ElicitResult,
+  type ListRootsResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ResponseCacheStore,
+} from '@modelcontextprotocol/client'
 import type { ToolLogEntry } from '../tool/types.js'
 import { VERSION } from '../version.js'
 import { answerElicitation } from './answer-elicitation.js'
+import { forwardMidCall, type InFlight } from './forward-mid-call.js'
 import type { ElicitationHandler, ElicitationMode } from './mcp-source.js'
 import { type McpProtocolChoice, versionNegotiation } from './negotiate-era.js'
 import { TASKS_EXTENSION } from './task-calls.js'
@@ -31,8 +40,13 @@ export function createMcpClient(options: {
   cache: ResponseCacheStore
   /** The most pages one list may have. */
   listMaxPages: number
+  /** The connection's requests in flight: a 2025 server's question mid-call goes to the caller of the one. */
+  inFlight?: InFlight | undefined
+  /** Declares elicitation, sampling and roots so that such questions reach a caller up the line. */
+  forwardInput?: boolean | undefined
 }): Client {
-  const { server, onElicitation, onToolListChanged, onLog } = options
+  const { server, onElicitation, onToolListChanged, onLog, inFlight } = options
+  const forwarding = options.forwardInput === true && inFlight !== undefined
   const modes = options.elicitationModes ?? DEFAULT_ELICITATION_MODES
   const elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]))
   // Elicitation is advertised only when the host can answer it: a server then knows not to ask. URL mode
@@ -41,7 +55,8 @@ export function createMcpClient(options: {
   const client = new Client(CLIENT_INFO, {
     capabilities: {
       extensions: { [TASKS_EXTENSION]: {} },
-      ...(onElicitation !== undefined && { elicitation }),
+      ...((onElicitation !== undefined || forwarding) && { elicitation }),
+      ...(forwarding && { sampling: {}, roots: {} }),
     },
     versionNegotiation: versionNegotiation(options.protocol, options.transport),
     // A 2026-07-28 server asks for input inside its answer; the elicitation handler below answers it
@@ -60,15 +75,41 @@ export function createMcpClient(options: {
       onLog(entry)
     })
   }
-  if (onElicitation !== undefined) {
-    client.setRequestHandler('elicitation/create', (request, context) =>
-      answerElicitation({
-        handler: onElicitation,
-        modes,
-        server,
-        params: request.params,
-        signal: context.mcpReq.signal,
-      }),
+  // A question mid-call goes to the caller up the line when one can take it, else to the host's handler.
+  const upTheLine = (method: string, params: unknown) =>
+    inFlight === undefined ? undefined : forwardMidCall(inFlight, method, params as Record<string, unknown>)
+  if (onElicitation !== undefined || forwarding) {
+    client.setRequestHandler(
+      'elicitation/create',
+      (request, context) =>
+        (upTheLine('elicitation/create', request.params) as Promise<ElicitResult> | undefined) ??
+        (onElicitation === undefined
+          ? Promise.resolve({ action: 'decline' as const })
+          : answerElicitation({
+              handler: onElicitation,
+              modes,
+              server,
+              params: request.params,
+              signal: context.mcpReq.signal,
+            })),
+    )
+  }
+  if (forwarding) {
+    const nobody = (method: string) =>
+      Promise.reject(
+        new ProtocolError(ProtocolErrorCode.InvalidRequest, `No caller can answer ${method} now.`),
+      )
+    client.setRequestHandler(
+      'sampling/createMessage',
+      (request) =>
+        (upTheLine('sampling/createMessage', request.params) as Promise<CreateMessageResult> | undefined) ??
+        nobody('sampling/createMessage'),
+    )
+    client.setRequestHandler(
+      'roots/list',
+      (request) =>
+        (upTheLine('roots/list', request.params) as Promise<ListRootsResult> | undefined) ??
+        nobody('roots/list'),
     )
   }
   return client

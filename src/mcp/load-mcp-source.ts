@@ -6,12 +6,11 @@ import type { Logger } from '../shared/logger.js'
 import { joinToolName } from '../tool/names.js'
 import { errorMessage, errorResult } from '../tool/tool-result.js'
 import type { JSONSchema, Tool, ToolLogEntry, ToolServer } from '../tool/types.js'
+import type { ConnectionOptions } from './connection-options.js'
 import type { McpConfig } from './mcp-config.js'
 import { McpServerConnection } from './mcp-server-connection.js'
 import type { ToolFilter } from './mcp-server-plan.js'
 import type {
-  ElicitationHandler,
-  ElicitationMode,
   McpCompletion,
   McpPrompt,
   McpPromptMessages,
@@ -26,6 +25,9 @@ import { readMcpConfig } from './read-mcp-config.js'
 import { resourceAndPromptTools } from './resource-and-prompt-tools.js'
 import { memoryTokenStore } from './toolkit-oauth-provider.js'
 
+// How each server's questions are answered: the host's handler, its modes, a gateway's callers.
+type AnsweringOptions = Pick<ConnectionOptions, 'onElicitation' | 'elicitationModes' | 'forwardInput'>
+
 /**
  * How the MCP source loads: where warnings go, how elicitation is answered, and whether each server's
  * resources and prompts become tools too.
@@ -33,11 +35,8 @@ import { memoryTokenStore } from './toolkit-oauth-provider.js'
  * @example
  * const options: McpSourceOptions = { logger: console, exposeResources: true }
  */
-export interface McpSourceOptions {
+export interface McpSourceOptions extends AnsweringOptions {
   logger: Logger
-  onElicitation?: ElicitationHandler
-  /** The elicitation modes declared to each server. @default ['form'] */
-  elicitationModes?: readonly ElicitationMode[]
   /** Adds `<server>_list_resources` and `<server>_read_resource` for servers that offer resources. */
   exposeResources?: boolean
   /** Adds `<server>_get_prompt` for servers that offer prompts. */
@@ -117,6 +116,7 @@ export async function loadMcpSource(
           },
           ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
           ...(options.elicitationModes !== undefined && { elicitationModes: options.elicitationModes }),
+          forwardInput: options.forwardInput === true,
           onWarning: (message) => logger.warn(message),
           ...(options.oauth !== undefined && { oauth: options.oauth }),
           tokenStore,
@@ -205,8 +205,8 @@ export async function loadMcpSource(
             }),
         ),
       ),
-    async readResource(server, uri): Promise<McpResourceContents> {
-      const result = await byName(server, 'resources/read').readResource(uri)
+    async readResource(server, uri, options): Promise<McpResourceContents> {
+      const result = await byName(server, 'resources/read').readResource(uri, options?.inputRound)
       return { server, uri, contents: result.contents }
     },
     prompts: () =>
@@ -222,8 +222,8 @@ export async function loadMcpSource(
             }),
         ),
       ),
-    async getPrompt(server, name, args = {}): Promise<McpPromptMessages> {
-      const result = await byName(server, 'prompts/get').getPrompt(name, args)
+    async getPrompt(server, name, args = {}, options): Promise<McpPromptMessages> {
+      const result = await byName(server, 'prompts/get').getPrompt(name, args, options?.inputRound)
       return definedOnly({
         server,
         name,

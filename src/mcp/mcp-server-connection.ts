@@ -10,25 +10,25 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   UnauthorizedError,
 } from '@modelcontextprotocol/client'
-import { McpRequestError } from '../errors.js'
 import { createSecretScrubber, type SecretScrubber, scrubToolResult } from '../shared/scrub-secrets.js'
 import { signalBeyondDeadline } from '../tool/call-context.js'
 import { errorResult } from '../tool/tool-result.js'
-import type { ToolContext, ToolResult } from '../tool/types.js'
+import type { ToolContext, ToolInputRound, ToolResult } from '../tool/types.js'
 import { type CallRequest, requestTaskResult, requestToolCall, toolCallResult } from './call-mcp-tool.js'
 import { closeSession, connectServer, finishAuthorization, isSessionGone } from './connect-server.js'
 import { connectionOAuth } from './connection-oauth.js'
 import type { ConnectionOptions, ConnectionState } from './connection-options.js'
 import { createMcpClient } from './create-mcp-client.js'
 import { describeCallFailure, describeError, describeExit, serverAnswered } from './describe-mcp-failure.js'
+import { InFlight } from './forward-mid-call.js'
 import { headerCall } from './header-call.js'
 import { type ListPage, listAllPages } from './list-all-pages.js'
-import { listOffered, type OfferedList } from './list-offered.js'
 import { listServerTools } from './list-server-tools.js'
 import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
 import { describeServer } from './server-description.js'
+import { ServerRequests } from './server-requests.js'
 import { ServerToolList } from './server-tool-list.js'
 import type { McpTransportKind, Session } from './session.js'
 import { StdioProcessTransport } from './stdio-process-transport.js'
@@ -36,8 +36,6 @@ import type { ToolkitOAuthProvider } from './toolkit-oauth-provider.js'
 import { withDeadline } from './with-deadline.js'
 
 const MAX_TOOL_PAGES = 1000
-// Resources, templates and prompts are listed on demand; a server paging forever is cut off here.
-const MAX_LIST_PAGES = 100
 
 /**
  * One configured MCP server: connects (each phase bounded by the server's `timeout`), lists its tools,
@@ -65,6 +63,10 @@ export class McpServerConnection {
   readonly #tools: ServerToolList
   // The server's list results, kept for their `ttlMs` across reconnects.
   readonly #listCache = new InMemoryResponseCacheStore()
+  // Every request in flight, with the caller up the line it is served to: a 2025 server's question
+  // mid-call goes to the caller of the one.
+  readonly #inFlight = new InFlight()
+  readonly #requests: ServerRequests
 
   constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
@@ -72,6 +74,16 @@ export class McpServerConnection {
     this.#tools = new ServerToolList(options.onToolsChanged)
     this.#secrets = [...plan.secrets]
     this.#scrub = createSecretScrubber(this.#secrets)
+    this.#requests = new ServerRequests({
+      name: plan.name,
+      timeoutMs: plan.timeoutMs,
+      closed: () => this.#state.status === 'closed',
+      ready: () => this.#ready(),
+      lost: (session, reason) => this.#markLost(session, reason),
+      scrub: (text) => this.#scrub(text),
+      onWarning: options.onWarning,
+      inFlight: this.#inFlight,
+    })
   }
 
   get name(): string {
@@ -146,7 +158,7 @@ export class McpServerConnection {
       }
       try {
         const on = { session, client: session.client, signal, taskWaitMs: this.plan.taskWaitMs }
-        const result = await request(on)
+        const result = await this.#inFlight.run(context.inputRound, () => request(on))
         // A list_changed the server sent while it ran: the caller's next model turn sees the new list.
         const relisting = this.#tools.relisting
         if (relisting !== undefined) await relisting
@@ -180,71 +192,32 @@ export class McpServerConnection {
 
   /** Every resource the server lists (all pages); none when it offers no resources. */
   listResources(): Promise<Resource[]> {
-    return this.#list({ method: 'resources/list', key: 'resources' }, 'resources')
+    return this.#requests.listResources()
   }
 
   /** Every resource template the server lists (all pages). */
   listResourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.#list({ method: 'resources/templates/list', key: 'resourceTemplates' }, 'resource templates')
+    return this.#requests.listResourceTemplates()
   }
 
-  /** Reads one resource (or a URI made from a template). */
-  readResource(uri: string): Promise<ReadResourceResult> {
-    return this.#request('resources/read', (client) =>
-      client.readResource({ uri }, { timeout: this.plan.timeoutMs }),
-    )
+  /** Reads one resource (or a URI made from a template); its server's questions go up through `round`. */
+  readResource(uri: string, round?: ToolInputRound): Promise<ReadResourceResult> {
+    return this.#requests.readResource(uri, round)
   }
 
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
   listPrompts(): Promise<Prompt[]> {
-    return this.#list({ method: 'prompts/list', key: 'prompts' }, 'prompts')
+    return this.#requests.listPrompts()
   }
 
-  /** Every page of a resource, template or prompt list; none when not offered. */
-  #list<Item>(list: OfferedList, what: string): Promise<Item[]> {
-    const walk = (page: ListPage<Item>) => this.#pages(what, MAX_LIST_PAGES, page)
-    return this.#request(list.method, (client) => listOffered(client, list, this.plan.timeoutMs, walk))
-  }
-
-  /** Renders one prompt with its arguments. */
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.#request('prompts/get', (client) =>
-      client.getPrompt({ name, arguments: args }, { timeout: this.plan.timeoutMs }),
-    )
+  /** Renders one prompt with its arguments; its server's questions go up through `round`. */
+  getPrompt(name: string, args: Record<string, string>, round?: ToolInputRound): Promise<GetPromptResult> {
+    return this.#requests.getPrompt(name, args, round)
   }
 
   /** Completes a prompt argument or template variable; no values where the server offers no completions. */
   complete(params: Parameters<Client['complete']>[0]): ReturnType<Client['complete']> {
-    return this.#request('completion/complete', (client) =>
-      client.getServerCapabilities()?.completions === undefined
-        ? Promise.resolve({ completion: { values: [] } })
-        : client.complete(params, { timeout: this.plan.timeoutMs }),
-    )
-  }
-
-  /** Runs one request on the live session (reconnecting first if needed); failures are `McpRequestError`s. */
-  async #request<Value>(method: string, run: (client: Client) => Promise<Value>): Promise<Value> {
-    if (this.#state.status === 'closed') {
-      throw new McpRequestError(`MCP server "${this.name}" is closed.`, { server: this.name, method })
-    }
-    let session: Session
-    try {
-      session = await this.#ready()
-    } catch (error) {
-      throw new McpRequestError(
-        `MCP server "${this.name}" is unavailable (${this.#scrub(describeError(error))}), so ${method} was not sent.`,
-        { server: this.name, method },
-      )
-    }
-    try {
-      return await withDeadline(run(session.client), { ms: this.plan.timeoutMs, phase: method })
-    } catch (error) {
-      if (session.kind !== 'stdio' && !serverAnswered(error)) this.#markLost(session, describeError(error))
-      throw new McpRequestError(
-        `MCP server "${this.name}" failed ${method}: ${this.#scrub(describeError(error))}`,
-        { server: this.name, method },
-      )
-    }
+    return this.#requests.complete(params)
   }
 
   /** Every page of a list, up to `maxPages`, warning where a server's paging was cut off. */
@@ -312,6 +285,8 @@ export class McpServerConnection {
       onElicitation: this.#options.onElicitation,
       elicitationModes: this.#options.elicitationModes,
       onLog: this.#options.onLog,
+      inFlight: this.#inFlight,
+      forwardInput: this.#options.forwardInput,
       onToolListChanged: (client) => {
         const session = this.#session
         if (session !== undefined && session.client === client) this.#toolsChanged(session)

@@ -1,5 +1,5 @@
 import type { PendingTaskMark } from '../tool/pending-task.js'
-import type { JSONSchema, Tool, ToolContext, ToolResult } from '../tool/types.js'
+import type { JSONSchema, Tool, ToolContext, ToolInputRound, ToolResult } from '../tool/types.js'
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'connected' | 'failed' | 'disabled'
@@ -135,6 +135,18 @@ export interface McpResourceContents {
 }
 
 /**
+ * How one `readResource` or `getPrompt` is made when it is served on to a caller up the line (a gateway
+ * serving the toolkit over MCP): `inputRound` takes the questions a 2026-07-28 server asks in its answer
+ * to the caller, instead of the host's `onElicitation`.
+ *
+ * @example
+ * const messages = await toolkit.getPrompt('docs', 'summarize', {}, { inputRound: context.inputRound })
+ */
+export interface McpRequestOptions {
+  inputRound?: ToolInputRound | undefined
+}
+
+/**
  * A rendered prompt: the messages the server made from it, in MCP's shape (role + one content block).
  *
  * @example
@@ -186,9 +198,14 @@ export interface McpSource {
   servers(): Record<string, McpServerInfo>
   resources(): Promise<McpResource[]>
   resourceTemplates(): Promise<McpResourceTemplate[]>
-  readResource(server: string, uri: string): Promise<McpResourceContents>
+  readResource(server: string, uri: string, options?: McpRequestOptions): Promise<McpResourceContents>
   prompts(): Promise<McpPrompt[]>
-  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: McpRequestOptions,
+  ): Promise<McpPromptMessages>
   complete(server: string, request: McpCompletionRequest): Promise<McpCompletion>
   /** The result of a task a call left working, or the task still pending (never rejects). */
   fetchTask(task: PendingTaskMark, context: ToolContext): Promise<ToolResult>

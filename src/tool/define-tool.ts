@@ -109,13 +109,15 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
 function checkedLongRunning(name: string, given: LongRunning): LongRunning {
   if (given === true) return true
   const timeoutMs = typeof given === 'object' && given !== null ? given.timeoutMs : undefined
+  const inputFirst = typeof given === 'object' && given !== null ? given.inputFirst : undefined
   if (
     typeof given !== 'object' ||
     given === null ||
-    (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
+    (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) ||
+    (inputFirst !== undefined && typeof inputFirst !== 'boolean')
   ) {
     throw new ToolDefinitionError(
-      `Tool "${name}": longRunning must be true or { required?: boolean, timeoutMs?: number > 0 }.`,
+      `Tool "${name}": longRunning must be true or { required?: boolean, timeoutMs?: number > 0, inputFirst?: boolean }.`,
     )
   }
   return given

@@ -131,6 +131,13 @@ export interface ToolInputRound {
   /** Hands a round of requests up; resolves with the responses, keyed as the requests were. */
   ask(requests: Record<string, ToolInputRequest>, state?: string): Promise<Record<string, unknown>>
   /**
+   * Hands a round up and waits for its answers while the call keeps running: for a question that cannot
+   * be asked again later (a 2025-era MCP server's own request mid-call). Where the caller answers in a
+   * later request, the call is held in this process until that retry brings them. Absent where no
+   * call can be held.
+   */
+  hold?(requests: Record<string, ToolInputRequest>): Promise<Record<string, unknown>>
+  /**
    * Says the call needs client capabilities the caller did not declare (`{ sampling: {} }`), so that
    * whoever serves the tool refuses it with the protocol's missing-capability error.
    */
@@ -177,11 +184,16 @@ export type NeedsApproval =
  * task to a client that supports tasks (it polls for the result) and runs it at once for any other;
  * `required: true` refuses the call from a client without tasks; `timeoutMs` bounds the task (past it
  * the task fails and the tool's signal is aborted; absent, the task is bounded only by its time to live).
+ * `inputFirst: true` asks the tool's first round of input (`context.inputRound`) before the task starts:
+ * the first leg of a 2026-07-28 call runs in its request until the tool asks (the call answers
+ * input-required) or answers (a task already finished); the retry with the answers becomes the task,
+ * and the tool runs in it from them (`inputRound.resumed`). Such a tool asks first thing.
  *
  * @example
  * const longRunning: LongRunning = { required: true, timeoutMs: 10 * 60_000 }
+ * const gathering: LongRunning = { required: true, inputFirst: true }
  */
-export type LongRunning = boolean | { required?: boolean; timeoutMs?: number }
+export type LongRunning = boolean | { required?: boolean; timeoutMs?: number; inputFirst?: boolean }
 
 /**
  * What an MCP server says about a tool's behaviour (`annotations` of `tools/list`). Hints, not

@@ -71,6 +71,18 @@ export interface ToolkitOptions {
    * })
    */
   elicitationModes?: readonly ElicitationMode[]
+  /**
+   * Declares elicitation, sampling and roots to MCP servers, so that when this toolkit is served over MCP
+   * (`toolnexus/mcp-server`), a 2025-era server's questions mid-call (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`) go to the gateway's caller, as a 2026-07-28 server's do
+   * without it. A question with no caller to take it (the toolkit used directly, a caller that did not
+   * declare the capability, several requests in flight to that server) goes to `onElicitation`
+   * (declined without one); sampling and roots are refused. @default false
+   * @example
+   * const toolkit = await createToolkit({ mcpConfig: './mcp.json', forwardMcpInput: true })
+   * export const POST = createMcpHandler({ toolkit, authorize })
+   */
+  forwardMcpInput?: boolean
   /** Exposes each MCP server's resources as tools: `<server>_list_resources`, `<server>_read_resource`. @default false */
   exposeMcpResources?: boolean
   /** Exposes each MCP server's prompts as a tool: `<server>_get_prompt`. @default false */
@@ -224,6 +236,7 @@ async function loadMcp(options: ToolkitOptions, logger: Logger): Promise<McpSour
     logger,
     ...(options.onElicitation !== undefined && { onElicitation: options.onElicitation }),
     ...(options.elicitationModes !== undefined && { elicitationModes: options.elicitationModes }),
+    ...(options.forwardMcpInput !== undefined && { forwardInput: options.forwardMcpInput }),
     ...(options.exposeMcpResources !== undefined && { exposeResources: options.exposeMcpResources }),
     ...(options.exposeMcpPrompts !== undefined && { exposePrompts: options.exposeMcpPrompts }),
     ...(options.oauth !== undefined && { oauth: options.oauth }),

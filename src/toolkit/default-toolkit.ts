@@ -9,6 +9,7 @@ import type {
   McpCompletionRequest,
   McpPrompt,
   McpPromptMessages,
+  McpRequestOptions,
   McpResource,
   McpResourceContents,
   McpResourceTemplate,
@@ -196,16 +197,21 @@ export class DefaultToolkit implements Toolkit {
     return this.#parts.mcp?.resourceTemplates() ?? Promise.resolve([])
   }
 
-  readResource(server: string, uri: string): Promise<McpResourceContents> {
-    return this.#mcpOrReject('resources/read', server).then((mcp) => mcp.readResource(server, uri))
+  readResource(server: string, uri: string, options?: McpRequestOptions): Promise<McpResourceContents> {
+    return this.#mcpOrReject('resources/read', server).then((mcp) => mcp.readResource(server, uri, options))
   }
 
   mcpPrompts(): Promise<McpPrompt[]> {
     return this.#parts.mcp?.prompts() ?? Promise.resolve([])
   }
 
-  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages> {
-    return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args))
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: McpRequestOptions,
+  ): Promise<McpPromptMessages> {
+    return this.#mcpOrReject('prompts/get', server).then((mcp) => mcp.getPrompt(server, name, args, options))
   }
 
   fetchTask(task: PendingTaskMark, context: ToolContext = {}): Promise<ToolResult> {

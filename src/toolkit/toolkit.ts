@@ -8,6 +8,7 @@ import type {
   McpCompletionRequest,
   McpPrompt,
   McpPromptMessages,
+  McpRequestOptions,
   McpResource,
   McpResourceContents,
   McpResourceTemplate,
@@ -104,12 +105,23 @@ export interface Toolkit extends ToolRunner, AsyncDisposable {
   mcpResources(): Promise<McpResource[]>
   /** Every resource template the connected MCP servers list. */
   mcpResourceTemplates(): Promise<McpResourceTemplate[]>
-  /** Reads one resource of one server; rejects with an `McpRequestError` when the server cannot. */
-  readResource(server: string, uri: string): Promise<McpResourceContents>
+  /**
+   * Reads one resource of one server; rejects with an `McpRequestError` when the server cannot. With
+   * `inputRound` (a gateway serving the read to its caller), a 2026-07-28 server's questions go up through it.
+   */
+  readResource(server: string, uri: string, options?: McpRequestOptions): Promise<McpResourceContents>
   /** Every prompt the connected MCP servers list. */
   mcpPrompts(): Promise<McpPrompt[]>
-  /** Renders one prompt of one server with its arguments; rejects with an `McpRequestError` when the server cannot. */
-  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptMessages>
+  /**
+   * Renders one prompt of one server with its arguments; rejects with an `McpRequestError` when the
+   * server cannot. With `inputRound`, a 2026-07-28 server's questions go up through it.
+   */
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: McpRequestOptions,
+  ): Promise<McpPromptMessages>
   /**
    * Completes a prompt argument or resource template variable of one server; no values when it offers
    * no completions. Rejects with an `McpRequestError` when the server cannot answer.

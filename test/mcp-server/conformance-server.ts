@@ -86,6 +86,33 @@ const toolkit = await createToolkit({
         return `Answered: ${Object.keys(answers).sort().join(', ')}.`
       },
     }),
+    // Gathers a name in a round of input before its task starts; the task answers with it.
+    defineTool({
+      name: 'test_tool_with_task',
+      description: 'Asks for a name, then greets it inside its task.',
+      longRunning: { required: true, inputFirst: true },
+      execute: async (_args, { inputRound }) => {
+        if (inputRound === undefined) return 'No caller to ask.'
+        const answers =
+          inputRound.resumed?.responses ??
+          (await inputRound.ask({
+            user_name: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'What is your name?',
+                requestedSchema: {
+                  type: 'object',
+                  properties: { name: { type: 'string' } },
+                  required: ['name'],
+                },
+              },
+            },
+          }))
+        const answer = answers.user_name as { action?: string; content?: { name?: unknown } } | undefined
+        return answer?.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : 'No name given.'
+      },
+    }),
     defineTool({
       name: 'confirm_delete',
       description: 'Deletes a file once the user approves.',

@@ -1,7 +1,8 @@
 // An MCP server on the v2 SDK with what the conformance suite's reference server offers beyond plain
 // tools: resources, a resource template, prompts (plain, with arguments, with an embedded resource, with
 // an image), completions, a tool that logs, one that reports progress, one that answers with an embedded
-// resource, one with mixed content, and tools that ask the client for input (asking-tools.ts). Named `test` in the gateway's mcp.json, so its tools and prompts
+// resource, one with mixed content, and tools, a prompt and a resource that ask the client for input
+// (asking-tools.ts, input-required-tools.ts). Named `test` in the gateway's mcp.json, so its tools and prompts
 // are served as `test_<name>`: the names the suite calls.
 import {
   type CallToolResult,
@@ -12,7 +13,14 @@ import {
   createMcpHandler as sdkMcpHandler,
 } from '@modelcontextprotocol/server'
 import { ASKING_TOOLS, askingTool } from './asking-tools.js'
-import { INPUT_REQUIRED_TOOLS, inputRequiredTool } from './input-required-tools.js'
+import {
+  ASKING_PROMPT,
+  ASKING_RESOURCE,
+  askingPrompt,
+  askingResource,
+  INPUT_REQUIRED_TOOLS,
+  inputRequiredTool,
+} from './input-required-tools.js'
 import { type FetchServer, serveFetch } from './serve-fetch.js'
 import { RED_PIXEL } from './served-toolkit.js'
 
@@ -117,6 +125,7 @@ export function createSourceServer(): Server {
         description: 'A static PNG',
         mimeType: 'image/png',
       },
+      ASKING_RESOURCE,
     ],
   }))
   server.setRequestHandler('resources/templates/list', () => ({
@@ -129,8 +138,10 @@ export function createSourceServer(): Server {
       },
     ],
   }))
-  server.setRequestHandler('resources/read', (request) => {
+  server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params
+    const asked = askingResource(uri, ctx)
+    if (asked !== undefined) return asked as never
     if (uri === 'test://static-text') {
       return {
         contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
@@ -161,10 +172,13 @@ export function createSourceServer(): Server {
         arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
       },
       { name: 'prompt_with_image', description: 'A prompt with an image' },
+      ASKING_PROMPT,
     ],
   }))
-  server.setRequestHandler('prompts/get', (request): GetPromptResult => {
+  server.setRequestHandler('prompts/get', (request, ctx): GetPromptResult => {
     const args = request.params.arguments ?? {}
+    const asked = askingPrompt(request.params.name, ctx)
+    if (asked !== undefined) return asked as GetPromptResult
     switch (request.params.name) {
       case 'simple_prompt':
         return {

@@ -73,6 +73,7 @@ describe.each([
     expect(resources.map(({ uri, name }) => [uri, name])).toStrictEqual([
       ['test://static-text', 'test_static-text'],
       ['test://static-binary', 'test_static-binary'],
+      ['test://asking', 'test_asking'],
     ])
     const { resourceTemplates } = await client.listResourceTemplates()
     expect(resourceTemplates.map(({ uriTemplate, name }) => [uriTemplate, name])).toStrictEqual([
@@ -108,10 +109,12 @@ describe.each([
       'test_prompt_with_arguments',
       'test_prompt_with_embedded_resource',
       'test_prompt_with_image',
+      'test_input_required_result_prompt',
       'other_simple_prompt',
       'other_prompt_with_arguments',
       'other_prompt_with_embedded_resource',
       'other_prompt_with_image',
+      'other_input_required_result_prompt',
     ])
     const got = await client.getPrompt({
       name: 'other_prompt_with_arguments',

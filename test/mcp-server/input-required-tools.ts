@@ -1,6 +1,6 @@
-// Tools of the test source server (conformance-source.ts) that the conformance suite's 2026-07-28
-// input-required scenarios call (as `test_<name>` through the gateway): each answers `input_required`
-// with the requests the scenario expects, then completes from the answers. The source's own request
+// Tools, a prompt and a resource of the test source server (conformance-source.ts) that the conformance
+// suite's 2026-07-28 input-required scenarios call (as `test_<name>` through the gateway): each answers
+// `input_required` with the requests the scenario expects, then completes from the answers. The source's own request
 // state is plain text here; the gateway seals its own around it.
 import {
   acceptedContent,
@@ -129,4 +129,49 @@ export function inputRequiredTool(name: string, ctx: ServerContext): unknown {
     default:
       return undefined
   }
+}
+
+/** The prompt that asks what context it should use before it renders (round 1), then renders it. */
+export const ASKING_PROMPT = {
+  name: 'input_required_result_prompt',
+  description: 'Asks what context to use, then renders a prompt with it.',
+}
+
+/** The resource that asks who reads it before it answers. */
+export const ASKING_RESOURCE = {
+  uri: 'test://asking',
+  name: 'asking',
+  description: 'Asks who is reading before it is read.',
+  mimeType: 'text/plain',
+}
+
+/** The answer of the asking prompt, or `undefined` for another prompt. */
+export function askingPrompt(name: string, ctx: ServerContext): unknown {
+  if (name !== ASKING_PROMPT.name) return undefined
+  const answer = acceptedContent(ctx.mcpReq.inputResponses, 'user_context')
+  if (answer === undefined) {
+    return inputRequired({
+      inputRequests: { user_context: form('What context should the prompt use?', 'context') },
+      requestState: 'context-asked',
+    })
+  }
+  const state = ctx.mcpReq.requestState()
+  return {
+    messages: [
+      {
+        role: 'user',
+        content: { type: 'text', text: `Context: ${String(answer.context)} (state ${String(state)})` },
+      },
+    ],
+  }
+}
+
+/** The answer of the asking resource, or `undefined` for another URI. */
+export function askingResource(uri: string, ctx: ServerContext): unknown {
+  if (uri !== ASKING_RESOURCE.uri) return undefined
+  const answer = acceptedContent(ctx.mcpReq.inputResponses, 'reader')
+  if (answer === undefined) {
+    return inputRequired({ inputRequests: { reader: form('Who is reading?', 'name') } })
+  }
+  return { contents: [{ uri, mimeType: 'text/plain', text: `Read by ${String(answer.name)}.` }] }
 }

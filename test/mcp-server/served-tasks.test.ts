@@ -277,6 +277,8 @@ it.each([[{ timeoutMs: -1 }], [{ timeoutMs: 'soon' }], ['yes']])(
   (longRunning) => {
     const define = () =>
       defineTool({ name: 'bad', description: 'x', longRunning: longRunning as never, execute: () => 'x' })
-    expect(define).toThrow('longRunning must be true or { required?: boolean, timeoutMs?: number > 0 }')
+    expect(define).toThrow(
+      'longRunning must be true or { required?: boolean, timeoutMs?: number > 0, inputFirst?: boolean }',
+    )
   },
 )

@@ -30,7 +30,7 @@ export async function wireRpc(
   params: Record<string, unknown>,
   options: { capabilities: Record<string, unknown>; authorization?: string | undefined },
 ): Promise<Rpc> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId
+  const name = typeof params.name === 'string' ? params.name : (params.uri ?? params.taskId)
   const response = await fetch(url, {
     method: 'POST',
     headers: {
