@@ -59,13 +59,8 @@ export function modelTurn<Message>(
   )
 }
 
-/**
- * One non-streaming model call, retried by the policy.
- *
- * @example
- * const turn = await generateTurn(transport, request, retry, scope)
- */
-export async function generateTurn<Message>(
+/** One non-streaming model call, retried by the policy. */
+async function generateTurn<Message>(
   transport: Transport<Message>,
   request: TransportRequest<Message>,
   policy: RetryPolicy,
