@@ -12,6 +12,7 @@ import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { classifyAISDKError } from './classify-ai-sdk-error.js'
 import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
+import { generatedTurn } from './generated-turn.js'
 import type {
   SpecCallOptions,
   SpecFunctionTool,
@@ -25,7 +26,6 @@ import { readModelStream } from './read-model-stream.js'
 import { ToolDeclarations } from './tool-declarations.js'
 import { takesImagesInToolResults, toolResultOutput } from './tool-result-media.js'
 import { toolResultsMessage } from './tool-results-message.js'
-import { generatedTurn } from './turn-builder.js'
 
 /**
  * The loop's transport over an AI SDK `LanguageModel`: calls `doGenerate` / `doStream` directly, speaks
@@ -120,9 +120,9 @@ class AISDKTransport implements Transport<ModelMessage> {
       version: this.#model.specificationVersion,
       // A transcript grows by a few messages per turn: each message is converted once per run.
       cache: request.memo as Map<ModelMessage, SpecMessage | null>,
+      system: request.system,
       ...(this.#gemini ? { toolName: geminiToolName } : {}),
     })
-    if (request.system !== undefined) prompt.unshift({ role: 'system', content: request.system })
     const options: SpecCallOptions =
       request.signal === undefined ? { prompt } : { prompt, abortSignal: request.signal }
     if (request.tools.length > 0) {

@@ -29,9 +29,11 @@ export function convertToLanguageModelPrompt(options: {
   cache?: Map<ModelMessage, SpecMessage | null>
   /** The name a tool call and its result go to the provider under (the transcript keeps the tool's own). */
   toolName?: (name: string) => string
+  /** A system prompt to lead with, before the messages. @default none */
+  system?: string | undefined
 }): SpecMessage[] {
-  const { messages, version, cache, toolName } = options
-  const prompt: SpecMessage[] = []
+  const { messages, version, cache, toolName, system } = options
+  const prompt: SpecMessage[] = system === undefined ? [] : [{ role: 'system', content: system }]
   for (const message of messages) {
     let converted = cache?.get(message)
     if (converted === undefined) {

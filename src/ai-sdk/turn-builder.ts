@@ -2,10 +2,10 @@ import type { ModelMessage } from 'ai'
 import type { ModelToolCall, ModelTurn } from '../contracts/transport.js'
 import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
 import { decodeToolInput } from '../loop/decode-tool-input.js'
-import type { ProviderOptions, SpecContentPart, SpecGenerateResult } from './language-model-spec.js'
-import { normalizeFinishReason, normalizeUsage } from './normalize-model-result.js'
+import type { ProviderOptions, SpecContentPart } from './language-model-spec.js'
 
-type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
+/** A part of the assistant message a turn adds to the transcript. */
+export type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
 
 /** Collects one model turn's parts into the loop's `ModelTurn` and the assistant `ModelMessage`. */
 export class TurnBuilder {
@@ -33,16 +33,7 @@ export class TurnBuilder {
     }
     if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
       this.content.push(part)
-    if (part.type !== 'tool-call') return
-    const id =
-      typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
-    const name = typeof part.toolName === 'string' ? part.toolName : ''
-    this.#toolCalls.push({
-      // Repeated ids would give one id several answers; each call gets its own, answered once.
-      id: uniqueCallId(id, this.#ids),
-      name: this.#ownNames?.get(name) ?? name,
-      ...decodeToolInput(part.input),
-    })
+    if (part.type === 'tool-call') this.#toolCalls.push(ownToolCall(part, this.#ids, this.#ownNames))
   }
 
   openBlock(type: 'text' | 'reasoning'): SpecContentPart {
@@ -56,92 +47,127 @@ export class TurnBuilder {
     block.providerMetadata = { ...block.providerMetadata, ...metadata }
   }
 
-  finish(options: {
-    usage: ModelTurn<ModelMessage>['usage']
-    finishReason: string
-    response: unknown
-    /** Where the provider said which response and model this was (`response` of a result, a stream's `response-metadata`). */
-    metadata: { id?: unknown; modelId?: unknown } | undefined
-  }): ModelTurn<ModelMessage> {
+  finish(options: TurnEnd): ModelTurn<ModelMessage> {
     let text = ''
     const parts: AssistantPart[] = []
     let call = 0
     for (const part of this.content) {
-      let assistantPart:
-        | Extract<AssistantPart, { type: 'text' | 'reasoning' | 'tool-call' | 'tool-result' }>
-        | undefined
-      if (part.type === 'tool-result') {
-        assistantPart = {
-          type: 'tool-result',
-          toolCallId: String(part.toolCallId),
-          toolName: String(part.toolName),
-          output: { type: 'json', value: (part.result ?? null) as never },
-        }
-      } else if (part.type === 'tool-call' && part.providerExecuted === true) {
-        assistantPart = {
-          type: 'tool-call',
-          toolCallId: String(part.toolCallId),
-          toolName: String(part.toolName),
-          input: decodeToolInput(part.input).input,
-          providerExecuted: true,
-        }
-      } else if (part.type === 'text') {
-        text += part.text ?? ''
-        if (part.text) assistantPart = { type: 'text', text: part.text }
-      } else if (part.type === 'reasoning') {
-        // Reasoning is kept even when empty: some providers sign it (metadata) and need it back.
-        assistantPart = { type: 'reasoning', text: part.text ?? '' }
-      } else {
-        const toolCall = this.#toolCalls[call++]
-        if (toolCall === undefined) continue
-        assistantPart = {
-          type: 'tool-call',
-          toolCallId: toolCall.id,
-          toolName: toolCall.name,
-          // Providers need an object here (Anthropic, Gemini reject anything else); a call whose
-          // arguments were not a JSON object is answered with an error that quotes what it sent.
-          input: typeof toolCall.input === 'string' ? {} : toolCall.input,
-        }
-      }
-      if (assistantPart === undefined) continue
-      if (part.providerMetadata !== undefined) assistantPart.providerOptions = part.providerMetadata
-      parts.push(assistantPart)
+      if (part.type === 'text') text += part.text ?? ''
+      const own = part.type === 'tool-call' && part.providerExecuted !== true
+      const assistantPart = assistantPartOf(part, own ? this.#toolCalls[call++] : undefined)
+      if (assistantPart !== undefined) parts.push(assistantPart)
     }
-    const turn: ModelTurn<ModelMessage> = {
-      text,
-      toolCalls: this.#toolCalls,
-      usage: options.usage,
-      finishReason: options.finishReason,
-      message: parts.length === 0 ? undefined : { role: 'assistant', content: parts },
-      response: options.response,
-    }
-    const id = options.metadata?.id
-    const modelId = options.metadata?.modelId
-    if (typeof id === 'string') turn.responseId = id
-    if (typeof modelId === 'string') turn.responseModel = modelId
-    return turn
+    return modelTurn(text, this.#toolCalls, parts, options)
   }
 }
 
 /**
- * The loop's turn from one `doGenerate` result: its content read in order, its usage and finish reason in
- * the loop's shape.
+ * A turn's parts as the loop takes them: its text, its own calls, the assistant message (none without
+ * parts), usage, finish reason, the raw response and which response and model it was.
  *
  * @example
- * const turn = generatedTurn(await model.doGenerate(options))
- * turn.toolCalls // [{ id: 'call_1', name: 'weather', input: { city: 'Pune' } }]
+ * modelTurn('Hi', [], [{ type: 'text', text: 'Hi' }], { usage, finishReason: 'stop', response, metadata: undefined })
  */
-export function generatedTurn(
-  result: SpecGenerateResult,
-  /** The tools' own names by the names they were declared under, where those differ. */
-  ownNames?: ReadonlyMap<string, string>,
+export function modelTurn(
+  text: string,
+  toolCalls: ModelToolCall[],
+  parts: AssistantPart[],
+  options: TurnEnd,
 ): ModelTurn<ModelMessage> {
-  const turn = new TurnBuilder(ownNames)
-  for (const part of result.content) turn.add(part)
-  return turn.finish({
-    usage: normalizeUsage(result.usage),
-    finishReason: normalizeFinishReason(result.finishReason),
-    response: result,
-    metadata: result.response as { id?: unknown; modelId?: unknown } | undefined,
-  })
+  const turn: ModelTurn<ModelMessage> = {
+    text,
+    toolCalls,
+    usage: options.usage,
+    finishReason: options.finishReason,
+    message: parts.length === 0 ? undefined : { role: 'assistant', content: parts },
+    response: options.response,
+  }
+  const id = options.metadata?.id
+  const modelId = options.metadata?.modelId
+  if (typeof id === 'string') turn.responseId = id
+  if (typeof modelId === 'string') turn.responseModel = modelId
+  return turn
+}
+
+/** How a turn ended, besides its parts. */
+export interface TurnEnd {
+  usage: ModelTurn<ModelMessage>['usage']
+  finishReason: string
+  response: unknown
+  /** Where the provider said which response and model this was (`response` of a result, a stream's `response-metadata`). */
+  metadata: { id?: unknown; modelId?: unknown } | undefined
+}
+
+/**
+ * A tool call the loop answers, from its content part: its id made unique within the turn (`seen` holds
+ * the turn's ids so far), the tool's own name, its arguments decoded.
+ *
+ * @example
+ * ownToolCall({ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1}' }, new Set(), undefined)
+ * // { id: 'c1', name: 'add', input: { a: 1 } }
+ */
+export function ownToolCall(
+  part: SpecContentPart,
+  seen: Set<string>,
+  ownNames: ReadonlyMap<string, string> | undefined,
+): ModelToolCall {
+  const id =
+    typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
+  const name = typeof part.toolName === 'string' ? part.toolName : ''
+  return {
+    // Repeated ids would give one id several answers; each call gets its own, answered once.
+    id: uniqueCallId(id, seen),
+    name: ownNames?.get(name) ?? name,
+    ...decodeToolInput(part.input),
+  }
+}
+
+/**
+ * The assistant message's part for one content part: text, reasoning, a call (the loop's own `toolCall`
+ * for a call it answers) or a provider-executed tool's call and result; `undefined` for what the
+ * transcript does not keep.
+ *
+ * @example
+ * assistantPartOf({ type: 'text', text: 'Hi' }, undefined) // { type: 'text', text: 'Hi' }
+ */
+export function assistantPartOf(
+  part: SpecContentPart,
+  toolCall: ModelToolCall | undefined,
+): AssistantPart | undefined {
+  let assistantPart:
+    | Extract<AssistantPart, { type: 'text' | 'reasoning' | 'tool-call' | 'tool-result' }>
+    | undefined
+  if (part.type === 'tool-result') {
+    assistantPart = {
+      type: 'tool-result',
+      toolCallId: String(part.toolCallId),
+      toolName: String(part.toolName),
+      output: { type: 'json', value: (part.result ?? null) as never },
+    }
+  } else if (part.type === 'tool-call' && part.providerExecuted === true) {
+    assistantPart = {
+      type: 'tool-call',
+      toolCallId: String(part.toolCallId),
+      toolName: String(part.toolName),
+      input: decodeToolInput(part.input).input,
+      providerExecuted: true,
+    }
+  } else if (part.type === 'text') {
+    if (part.text) assistantPart = { type: 'text', text: part.text }
+  } else if (part.type === 'reasoning') {
+    // Reasoning is kept even when empty: some providers sign it (metadata) and need it back.
+    assistantPart = { type: 'reasoning', text: part.text ?? '' }
+  } else if (part.type === 'tool-call' && toolCall !== undefined) {
+    assistantPart = {
+      type: 'tool-call',
+      toolCallId: toolCall.id,
+      toolName: toolCall.name,
+      // Providers need an object here (Anthropic, Gemini reject anything else); a call whose
+      // arguments were not a JSON object is answered with an error that quotes what it sent.
+      input: typeof toolCall.input === 'string' ? {} : toolCall.input,
+    }
+  }
+  if (assistantPart === undefined) return undefined
+  if (part.providerMetadata !== undefined) assistantPart.providerOptions = part.providerMetadata
+  return assistantPart
 }

@@ -14,8 +14,9 @@ import { saveTurn } from '../conversation/save-turn.js'
 import type { UserContentPart } from '../conversation/user-message.js'
 import type { DurableRunner, DurableSteps } from '../durable/durable-runner.js'
 import { ConfigError } from '../errors.js'
-import type { LoopSettings } from '../loop/loop-input.js'
+import type { LoopInput, LoopSettings } from '../loop/loop-input.js'
 import { runLoop } from '../loop/run-loop.js'
+import { runQuietly } from '../loop/run-quietly.js'
 import { createRunStream, type RunStream } from '../loop/run-stream.js'
 import { readSettings } from '../loop/settings.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
@@ -83,6 +84,11 @@ export class LoopClient<Message> implements Client<Message> {
   }
 
   async run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
+    if (this.#durable === undefined) {
+      // The loop as one async function: no generator stands in between.
+      checkRunOptions(prompt, options)
+      return await runQuietly(this.#loopInput(prompt, options, 'generate', undefined))
+    }
     const events = this.#start(prompt, options, 'generate', undefined)
     while (true) {
       const next = await events.next()
@@ -203,7 +209,16 @@ export class LoopClient<Message> implements Client<Message> {
       const payload = { prompt, history: options.history ?? [], system: options.system, runId }
       return this.#runDurably(payload, runId, options, mode)
     }
-    return runLoop({
+    return runLoop(this.#loopInput(prompt, options, mode, stop))
+  }
+
+  #loopInput(
+    prompt: string | Message[],
+    options: RunOptions<Message>,
+    mode: 'generate' | 'stream',
+    stop: AbortSignal | undefined,
+  ): LoopInput<Message> {
+    return {
       transport: this.#transport,
       settings: this.#settings,
       history: options.history ?? [],
@@ -214,7 +229,7 @@ export class LoopClient<Message> implements Client<Message> {
       ...(stop === undefined ? {} : { stop }),
       mode,
       runId: options.runId,
-    })
+    }
   }
 
   /**
@@ -253,7 +268,7 @@ export class LoopClient<Message> implements Client<Message> {
     const payload = given as DurablePayload<Message>
     const listener = this.#listeners.get(runId)
     const stream = listener?.stream === true
-    const events = runLoop({
+    const input: LoopInput<Message> = {
       transport: this.#transport,
       settings: this.#settings,
       history: payload.history,
@@ -265,11 +280,13 @@ export class LoopClient<Message> implements Client<Message> {
       runId: payload.runId,
       durable: { steps, emit: stream ? listener?.push : undefined },
       ...(payload.resume === undefined ? {} : { resume: payload.resume }),
-    })
+    }
+    if (!stream) return await runQuietly(input)
+    const events = runLoop(input)
     while (true) {
       const next = await events.next()
       if (next.done === true) return next.value
-      if (stream) listener?.push(next.value)
+      listener?.push(next.value)
     }
   }
 }

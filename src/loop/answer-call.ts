@@ -30,16 +30,7 @@ export function answerCall<Message>(
   if (hooks.beforeTool === undefined && hooks.afterTool === undefined) {
     // The common case, run for every call: no async frame of its own. Without tool hooks nothing inside
     // the run can end it while tools run, so they need the run's signal only if the outside can abort it.
-    return executeTool({
-      toolkit,
-      search,
-      name: call.name,
-      args,
-      signal: scope.outsideSignal,
-      toolCallId: call.id,
-      idempotencyKey: prepared.idempotencyKey,
-      checked: prepared.checked,
-    })
+    return executeTool(toolkit, search, call, args, scope.outsideSignal, prepared, prepared.checked)
   }
   return settleQuietly(answerCallWithHooks(prepared, args, context))
 }
@@ -61,17 +52,16 @@ async function answerCallWithHooks<Message>(
     }
     if (change?.result !== undefined) result = change.result
   }
-  result ??= await executeTool({
+  result ??= await executeTool(
     toolkit,
     search,
-    name: call.name,
+    call,
     args,
-    signal: scope.signal,
-    toolCallId: call.id,
-    idempotencyKey: prepared.idempotencyKey,
+    scope.signal,
+    prepared,
     // A `beforeTool` hook may change the arguments (in place, too): then they are checked again.
-    checked: hooks.beforeTool === undefined ? prepared.checked : undefined,
-  })
+    hooks.beforeTool === undefined ? prepared.checked : undefined,
+  )
   return await afterTool(hooks, call, args, result)
 }
 
@@ -132,19 +122,18 @@ export interface LoopCallContext<Message> {
   search: SearchSession | undefined
 }
 
-function executeTool(options: {
-  toolkit: ToolRunner | undefined
-  search: SearchSession | undefined
-  name: string
-  args: Record<string, unknown>
-  signal: AbortSignal | undefined
-  toolCallId: string
-  idempotencyKey: string | undefined
+// Positional, not an options object: this runs for every tool call.
+function executeTool(
+  toolkit: ToolRunner | undefined,
+  search: SearchSession | undefined,
+  { name, id: toolCallId }: PreparedCall['call'],
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  { idempotencyKey }: PreparedCall,
   /** The toolkit's check of these arguments, made for their approval. */
-  checked: CheckedCall | undefined
-}): Promise<ToolResult> {
-  const { toolkit, name, args, signal, toolCallId, idempotencyKey, checked } = options
-  const searched = options.search?.answer(name, args)
+  checked: CheckedCall | undefined,
+): Promise<ToolResult> {
+  const searched = search?.answer(name, args)
   if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
   if (toolkit === undefined) {
     return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))

@@ -30,29 +30,37 @@ export async function* callModel<Message>(
   options: ModelCallOptions<Message>,
 ): AsyncGenerator<RunEvent<Message>, ModelTurn<Message>> {
   const { transport, retry, scope, streaming, durable } = options
+  if (!streaming) return await modelTurn(request, options)
   if (durable !== undefined) {
     return await scope.race(
       durable.steps.step('model', async () =>
-        recordable(
-          streaming
-            ? await collectTurn(streamTurn(transport, request, retry, scope), durable.emit)
-            : await generateTurn(transport, request, retry, scope),
-        ),
+        recordable(await collectTurn(streamTurn(transport, request, retry, scope), durable.emit)),
       ),
     )
   }
-  return streaming
-    ? yield* streamTurn(transport, request, retry, scope)
-    : await generateTurn(transport, request, retry, scope)
+  return yield* streamTurn(transport, request, retry, scope)
 }
 
 /**
- * One non-streaming model call, retried by the policy.
+ * One non-streaming model call of a turn, retried by the policy; in a durable run a recorded step. No
+ * generator: a run that streams nothing awaits it directly.
  *
  * @example
- * const turn = await generateTurn(transport, request, retry, scope)
+ * const turn = await modelTurn(request, { transport, retry, scope, streaming: false, durable: undefined })
  */
-export async function generateTurn<Message>(
+export function modelTurn<Message>(
+  request: TransportRequest<Message>,
+  options: ModelCallOptions<Message>,
+): Promise<ModelTurn<Message>> {
+  const { transport, retry, scope, durable } = options
+  if (durable === undefined) return generateTurn(transport, request, retry, scope)
+  return scope.race(
+    durable.steps.step('model', async () => recordable(await generateTurn(transport, request, retry, scope))),
+  )
+}
+
+/** One non-streaming model call, retried by the policy. */
+async function generateTurn<Message>(
   transport: Transport<Message>,
   request: TransportRequest<Message>,
   policy: RetryPolicy,

@@ -1,7 +1,7 @@
 import type { SpecContentPart, SpecGenerateResult } from '../ai-sdk/language-model-spec.js'
 import type { ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
-import { runLoop } from '../loop/run-loop.js'
+import { runQuietly } from '../loop/run-quietly.js'
 import { approvalParts } from './provider-form-approvals.js'
 import { ProviderFormTransport } from './provider-form-transport.js'
 import { emptyUsage } from './sum-spec-usage.js'
@@ -18,10 +18,7 @@ import { loopInput, type WrappedCall } from './wrapped-call.js'
  */
 export async function generateWithToolkit(call: WrappedCall): Promise<SpecGenerateResult> {
   const transport = new ProviderFormTransport({ model: call.wrappedModel, callerOptions: call.callOptions })
-  const events = runLoop(loopInput(call, transport, 'generate'))
-  let next = await events.next()
-  while (next.done !== true) next = await events.next()
-  const result = next.value
+  const result = await runQuietly(loopInput(call, transport, 'generate'))
   const { external, answers } = call
   const content: SpecContentPart[] = []
   const recordOf = recordsInOrder(result.toolCalls)

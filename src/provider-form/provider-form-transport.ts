@@ -1,4 +1,5 @@
 import { classifyAISDKError } from '../ai-sdk/classify-ai-sdk-error.js'
+import { generatedTurn } from '../ai-sdk/generated-turn.js'
 import type {
   ProviderOptions,
   SpecCallOptions,
@@ -20,7 +21,6 @@ import {
   toSpecToolResultOutput,
 } from '../ai-sdk/tool-result-media.js'
 import { toolResultsMessage } from '../ai-sdk/tool-results-message.js'
-import { generatedTurn } from '../ai-sdk/turn-builder.js'
 import type {
   ModelToolCall,
   ModelTurn,

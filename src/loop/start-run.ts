@@ -1,0 +1,130 @@
+import type { ApprovalGuard } from '../approvals/approval-guard.js'
+import { openResume } from '../approvals/open-resume.js'
+import type { RunTelemetry } from '../contracts/run-telemetry.js'
+import type { RunResult } from '../contracts/run-types.js'
+import type { ModelTurn } from '../contracts/transport.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
+import { addUsage } from './add-usage.js'
+import type { LoopInput } from './loop-input.js'
+import type { LoopRun } from './loop-run.js'
+import type { RunScope } from './run-scope.js'
+import { SearchSession } from './search-session.js'
+
+/**
+ * Sets a run up: its transport (once resolved), the suspended run it resumes (claimed first), its
+ * transcript, system prompt, trace and tool search.
+ *
+ * @example
+ * const run = await startRun(input, new RunScope({ signal: input.signal }), false)
+ */
+export async function startRun<Message>(
+  input: LoopInput<Message>,
+  scope: RunScope,
+  streaming: boolean,
+): Promise<LoopRun<Message>> {
+  const { settings, toolkit, prompt } = input
+  scope.check()
+  let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
+  const { approvalGuard } = settings
+  // In a durable run the claim is a recorded step: a replay after a crash takes the claim it won
+  // instead of claiming again (and losing to itself).
+  const steps = input.durable?.steps
+  const claim: ApprovalGuard['claim'] =
+    steps === undefined
+      ? (run) => approvalGuard.claim(run)
+      : (run) => steps.step('claim', () => approvalGuard.claim(run))
+  const resumed =
+    input.resume === undefined
+      ? undefined
+      : await scope.race(openResume(input.resume, settings.runState, claim))
+  const messages =
+    resumed !== undefined
+      ? (resumed.messages as Message[])
+      : [...input.history, ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt)]
+  const system = joinSystem(settings.system, input.system, toolkit?.skillsPrompt())
+  let trace: RunTelemetry | undefined
+  if (settings.telemetry !== undefined) {
+    const telemetry = isPromiseLike(settings.telemetry)
+      ? await scope.race(settings.telemetry)
+      : settings.telemetry
+    trace = telemetry.startRun({ model: transport.model, toolkit, system, prompt })
+    transport = trace.traceTransport(transport)
+  }
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+  if (resumed !== undefined) addUsage(usage, resumed.usage)
+  return {
+    input,
+    settings,
+    toolkit,
+    transport,
+    scope,
+    streaming,
+    trace,
+    // With tool search on, the tools declared start small and grow; a resumed run keeps the ones it called.
+    search:
+      toolkit?.searchOptions === undefined
+        ? undefined
+        : new SearchSession({
+            toolkit,
+            search: toolkit.searchOptions,
+            native: toolkit.searchOptions.native === 'auto' && transport.nativeToolSearch === true,
+            loaded: resumed?.calls.map((prepared) => prepared.call.name) ?? [],
+          }),
+    approvals: typeof toolkit?.needsApproval === 'function' ? toolkit : undefined,
+    system,
+    messages,
+    records: [],
+    usage,
+    memo: new Map(),
+    turn: resumed?.turn ?? 0,
+    last: undefined,
+    runId: resumed?.runId,
+    keyPrefix: input.runId ?? resumed?.runId,
+    answeredIds: resumed?.answered ?? [],
+    handedOut: false,
+    resumed,
+  }
+}
+
+/**
+ * The system prompt: the client's `system`, the run's own `system` and the toolkit's skills block,
+ * whichever are non-empty, a blank line apart.
+ */
+function joinSystem(...texts: Array<string | undefined>): string | undefined {
+  let joined: string | undefined
+  for (const text of texts) {
+    if (typeof text !== 'string' || text === '') continue
+    joined = joined === undefined ? text : `${joined}\n\n${text}`
+  }
+  return joined
+}
+
+/**
+ * The result of a run whose last turn ended it: done (no call, or a call handed out) or out of turns.
+ *
+ * @example
+ * const result = finishedResult(run)
+ */
+export function finishedResult<Message>(run: LoopRun<Message>): RunResult<Message> {
+  const last = run.last as ModelTurn<Message>
+  return {
+    text: last.text,
+    messages: run.messages,
+    toolCalls: run.records,
+    turns: run.turn,
+    usage: run.usage,
+    finishReason: last.finishReason,
+    status: last.toolCalls.length === 0 || run.handedOut ? 'done' : 'max-turns',
+  }
+}
+
+/**
+ * Whether the run goes on after its last turn: the model called a tool of its own and turns are left.
+ *
+ * @example
+ * if (!goesOn(run)) return finishedResult(run)
+ */
+export function goesOn<Message>(run: LoopRun<Message>): boolean {
+  const last = run.last as ModelTurn<Message>
+  return !(last.toolCalls.length === 0 || run.handedOut || run.turn >= run.settings.maxTurns)
+}
