@@ -2,7 +2,6 @@ import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
 import type { Tool } from '../tool/types.js'
 import { BestScores } from './best-scores.js'
 import { definitionKey } from './definition-key.js'
-import { mergeStepRankings, queryParts } from './query-parts.js'
 import { searchTerms, searchWords } from './search-terms.js'
 import { ServerIndex, type ServerMatch } from './server-index.js'
 import { collectParams, meaningWords } from './tool-text.js'
@@ -53,13 +52,6 @@ export interface RankingWeights {
   repeated: number
   /** With word vectors: how many tools, nearest in meaning over all tools, are mixed with the full-text matches. */
   meaningDepth: number
-  /**
-   * A request of several steps (sentences, clauses) is also searched step by step: the whole request's
-   * first `wholeFirst` tools lead, then the rest of its ranking and each step's interleave, best first.
-   */
-  wholeFirst: number
-  /** A request is cut into at most this many steps (each costs one more search). */
-  maxSteps: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -75,8 +67,6 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   fullTextDepth: 50,
   repeated: 1,
   meaningDepth: 50,
-  wholeFirst: 5,
-  maxSteps: 4,
 }
 
 const FIELDS = ['name', 'description', 'params'] as const
@@ -224,19 +214,11 @@ export class ToolIndex {
     return terms
   }
 
-  /**
-   * The tools best matching `query`, best first, at most `limit`. A request of several steps is also
-   * searched step by step, since each step may need its own tool.
-   */
+  /** The tools best matching `query`, best first, at most `limit`. */
   search(query: string, limit: number): ToolMatch[] {
     const meaning = this.#vectors === undefined ? undefined : textVector(this.#vectors, searchWords(query))
     const matches = this.#fullText(query, meaning === undefined ? limit : this.#weights.fullTextDepth)
-    const whole = meaning === undefined ? matches : this.#withMeaning(matches, meaning, limit)
-    const steps = queryParts(query, 2).slice(0, this.#weights.maxSteps)
-    if (steps.length === 0) return whole
-    // Each step by its words alone: the whole request's ranking already carries the meaning.
-    const rankings = steps.map((step) => this.#fullText(step, limit))
-    return mergeStepRankings(whole, rankings, this.#weights.wholeFirst, limit)
+    return meaning === undefined ? matches : this.#withMeaning(matches, meaning, limit)
   }
 
   #fullText(query: string, limit: number): ToolMatch[] {

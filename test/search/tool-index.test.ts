@@ -113,26 +113,3 @@ describe('ToolIndex servers', () => {
     expect(index.search('automates page', 5)).toStrictEqual([])
   })
 })
-
-describe('ToolIndex requests of several steps', () => {
-  // Every tool saves; only the last does nothing else, so the whole request ranks it last.
-  const sheets = [
-    tool('sheet_read', 'Read the data of an Excel sheet and save it.'),
-    tool('sheet_rows', 'Read the data rows of an Excel sheet, save them.'),
-    tool('sheet_cells', 'Read the data cells of an Excel sheet, then save them.'),
-    tool('file_save', 'Save.'),
-  ]
-  const query = 'Read the Excel sheet data, then save it'
-
-  it('searches each step too, so a step outranked by the whole request still finds its tool', () => {
-    const index = new ToolIndex({ ...DEFAULT_WEIGHTS, wholeFirst: 1 })
-    index.update(sheets)
-    expect(index.search(query, 2).map((match) => match.name)).toStrictEqual(['sheet_read', 'file_save'])
-  })
-
-  it('ranks by the whole request alone without steps', () => {
-    const whole = new ToolIndex({ ...DEFAULT_WEIGHTS, wholeFirst: 1, maxSteps: 0 })
-    whole.update(sheets)
-    expect(whole.search(query, 2).map((match) => match.name)).toStrictEqual(['sheet_read', 'sheet_rows'])
-  })
-})
