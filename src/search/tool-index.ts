@@ -1,10 +1,12 @@
 import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
-import type { JSONSchema, Tool } from '../tool/types.js'
+import type { Tool } from '../tool/types.js'
 import { BestScores } from './best-scores.js'
 import { definitionKey } from './definition-key.js'
 import { searchTerms, searchWords } from './search-terms.js'
 import { ServerIndex, type ServerMatch } from './server-index.js'
-import { similarity, textVector, type WordVectors } from './word-vectors.js'
+import { collectParams, meaningWords } from './tool-text.js'
+import { VectorMatrix } from './vector-matrix.js'
+import { textVector, type WordVectors } from './word-vectors.js'
 
 /** One tool a search found: its exposed name, its description and how well it matched (higher is better). */
 export interface ToolMatch {
@@ -48,6 +50,8 @@ export interface RankingWeights {
   fullTextDepth: number
   /** How much a query term said more than once gains: its weight is multiplied by 1 + this × ln(times said). */
   repeated: number
+  /** With word vectors: how many tools, nearest in meaning over all tools, are mixed with the full-text matches. */
+  meaningDepth: number
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -62,12 +66,10 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   meaning: 2,
   fullTextDepth: 50,
   repeated: 1,
+  meaningDepth: 50,
 }
 
 const FIELDS = ['name', 'description', 'params'] as const
-// Bounds on what one schema adds to the index, so a huge or deeply nested schema stays cheap.
-const MAX_PARAM_DEPTH = 3
-const MAX_PARAMS = 64
 
 /**
  * A full-text index over tools (MiniSearch, BM25): each tool's name split into words, its description,
@@ -92,6 +94,8 @@ export class ToolIndex {
   // A server's terms, made once for all its tools.
   readonly #sourceTerms = new Map<string, string[]>()
   readonly #vectors: WordVectors | undefined
+  // With word vectors: every tool's meaning as one matrix, made again on the first search after a change.
+  #matrix: MeaningMatrix | undefined
 
   constructor(weights: RankingWeights = DEFAULT_WEIGHTS, vectors?: WordVectors) {
     this.#vectors = vectors
@@ -153,6 +157,7 @@ export class ToolIndex {
       }
     }
     this.#indexed = next
+    this.#matrix = undefined
     if (this.#sourceTerms.size > MAX_CACHED_SOURCES) this.#sourceTerms.clear()
   }
 
@@ -297,34 +302,59 @@ export class ToolIndex {
   }
 
   /**
-   * Every tool scored by the meaning of its text against the query's, plus its full-text score scaled
-   * to the best match's: a tool described in other words than the request's can still rank.
+   * The full-text matches, scaled so the best scores 1, plus the meaning weight times the cosine of the
+   * query's and the tool's meaning, among those matches and the tools nearest the query in meaning over
+   * all tools: a tool described in other words than the request's can still rank.
    */
   #withMeaning(matches: readonly ToolMatch[], query: Float32Array, limit: number): ToolMatch[] {
-    const fullText = new Map<string, number>()
-    const best = matches[0]?.score ?? 1
-    for (const match of matches) fullText.set(match.name, match.score / best)
-    const scored: ToolMatch[] = []
-    let floor = Number.NEGATIVE_INFINITY
-    for (const { tool, meaning } of this.#indexed.values()) {
-      const score =
-        (fullText.get(tool.name) ?? 0) +
-        (meaning === undefined ? 0 : this.#weights.meaning * similarity(query, meaning))
-      if (scored.length >= limit && score <= floor) continue
-      scored.push({ name: tool.name, description: tool.description, score })
-      if (scored.length > limit * 4) {
-        scored.sort((a, b) => b.score - a.score)
-        scored.length = limit
-        floor = (scored[limit - 1] as ToolMatch).score
-      }
+    const { names, rows, matrix } = this.#meaningMatrix()
+    const weight = this.#weights.meaning
+    const scores = new Map<string, number>()
+    for (const { row, score } of matrix.nearest(query, this.#weights.meaningDepth)) {
+      scores.set(names[row] as string, weight * score)
     }
-    return scored.sort((a, b) => b.score - a.score).slice(0, limit)
+    const best = matches[0]?.score ?? 1
+    for (const match of matches) {
+      const row = rows.get(match.name)
+      const meaning = row === undefined ? 0 : weight * matrix.similarity(query, row)
+      scores.set(match.name, match.score / best + meaning)
+    }
+    const ranked = new BestScores(limit)
+    for (const [name, score] of scores) ranked.offer(name, score)
+    return ranked.list().flatMap(({ name, score }) => {
+      const tool = this.#indexed.get(name)?.tool
+      return tool === undefined ? [] : [{ name: tool.name, description: tool.description, score }]
+    })
+  }
+
+  #meaningMatrix(): MeaningMatrix {
+    if (this.#matrix !== undefined) return this.#matrix
+    const names: string[] = []
+    const meanings: Array<Float32Array | undefined> = []
+    for (const [name, { meaning }] of this.#indexed) {
+      names.push(name)
+      meanings.push(meaning)
+    }
+    const dimensions = this.#vectors?.dimensions ?? 0
+    this.#matrix = {
+      names,
+      rows: new Map(names.map((name, row) => [name, row])),
+      matrix: VectorMatrix.of(dimensions, meanings),
+    }
+    return this.#matrix
   }
 
   /** How many tools the index holds. */
   get size(): number {
     return this.#indexed.size
   }
+}
+
+/** Every tool's meaning, row by row, and which tool each row is. */
+interface MeaningMatrix {
+  names: string[]
+  rows: Map<string, number>
+  matrix: VectorMatrix
 }
 
 interface Indexed {
@@ -338,13 +368,6 @@ interface Indexed {
   meaning: Float32Array | undefined
 }
 
-/** The words a tool's meaning is made of: its name split into words, its description, its server. */
-function meaningWords(tool: Tool): string[] {
-  const server = tool.server === undefined ? '' : `${tool.server.name} ${tool.server.description ?? ''}`
-  const description = typeof tool.description === 'string' ? tool.description : ''
-  return searchWords(`${tool.name} ${description} ${server}`)
-}
-
 const MAX_CACHED_SOURCES = 1_000
 
 function distinctTerms(document: ToolDocument, server: readonly string[] = []): string[] {
@@ -355,24 +378,4 @@ function distinctTerms(document: ToolDocument, server: readonly string[] = []): 
 
 function splitTerms(text: string): string[] {
   return text === '' ? [] : text.split(' ')
-}
-
-/** Parameter names and descriptions, nested objects and array items included, within fixed bounds. */
-function collectParams(schema: JSONSchema, into: string[], depth: number): void {
-  if (depth >= MAX_PARAM_DEPTH) return
-  const properties = schema.properties
-  if (typeof properties === 'object' && properties !== null) {
-    for (const [name, property] of Object.entries(properties)) {
-      if (into.length >= MAX_PARAMS * 2) return
-      into.push(name)
-      if (typeof property !== 'object' || property === null) continue
-      const described = (property as JSONSchema).description
-      if (typeof described === 'string') into.push(described)
-      collectParams(property as JSONSchema, into, depth + 1)
-    }
-  }
-  const items = schema.items
-  if (typeof items === 'object' && items !== null && !Array.isArray(items)) {
-    collectParams(items as JSONSchema, into, depth + 1)
-  }
 }
