@@ -60,6 +60,12 @@ export class BoundedClaims implements ClaimStore {
     return true
   }
 
+  /** Whether `key` is held and live: a claim refused for a key not held was refused for want of room. */
+  holds(key: string): boolean {
+    const entry = this.#entries.get(key)
+    return entry !== undefined && entry.expiresAt > Date.now()
+  }
+
   /** How many entries are held (live or not yet swept). */
   get size(): number {
     return this.#entries.size

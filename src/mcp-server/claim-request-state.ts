@@ -4,7 +4,7 @@
 // guard, in memory). A replay, here or on another instance, loses the claim and is refused the same way.
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { readClaimStore } from '../approvals/claim-store.js'
-import { processClaims } from '../approvals/process-claims.js'
+import { BoundedClaims, processClaims } from '../approvals/process-claims.js'
 import { ConfigError } from '../errors.js'
 import type { ClaimStore } from '../shared/claim-store.js'
 
@@ -42,21 +42,27 @@ export function readStateClaims(
 /**
  * Claims the request state named by `nonce` (its one-of-a-kind id) before the call it carries runs.
  * Resolves when this request is the first to claim it; rejects with invalid params when it was claimed
- * before (a replay, on this instance or another), and with an internal error when the store fails:
- * either way nothing runs.
+ * before (a replay, on this instance or another), and with an internal error when the store fails or
+ * the process's own guard is full: either way nothing runs.
  *
  * @example
  * await claimRequestState(claims, state.nonce) // then run the call
  */
 export async function claimRequestState(claims: ClaimStore, nonce: string): Promise<void> {
+  const key = CLAIM_KEY_PREFIX + nonce
   let first: boolean
   try {
-    first =
-      (await claims.claim(CLAIM_KEY_PREFIX + nonce, REQUEST_STATE_TTL_SECONDS + CLAIM_SLACK_SECONDS)) === true
+    first = (await claims.claim(key, REQUEST_STATE_TTL_SECONDS + CLAIM_SLACK_SECONDS)) === true
   } catch {
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       'The requestState could not be claimed: the claims store failed. The call was not run.',
+    )
+  }
+  if (!first && claims instanceof BoundedClaims && !claims.holds(key)) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      'The requestState could not be claimed: this process holds as many as it keeps without a shared `claims` store. The call was not run; retry once some have been answered or expired.',
     )
   }
   if (!first) {

@@ -5,7 +5,9 @@
 // one instance, a memory store shared by two handlers in one process too; a shared key without `claims`
 // is refused when the handler is made, and a failing claim store runs nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { BoundedClaims } from '../../src/approvals/process-claims.js'
 import { ConfigError } from '../../src/errors.js'
+import { claimRequestState } from '../../src/mcp-server/claim-request-state.js'
 import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { serveStdio } from '../../src/mcp-server/serve-stdio.js'
 import type { ClaimStore } from '../../src/shared/claim-store.js'
@@ -234,5 +236,21 @@ describe('the claims option', () => {
     createMcpHandler({ toolkit, claims: createMemoryStore(), requestStateKey: stateKey(), logger })
     createMcpHandler({ toolkit, logger })
     expect(warnings).toHaveLength(1)
+  })
+})
+
+describe('the process guard, full', () => {
+  it('refuses a new state for want of room with words that say so, and a replay as used', async () => {
+    const claims = new BoundedClaims(1)
+    await claimRequestState(claims, 'first')
+    const refusal = (nonce: string) =>
+      claimRequestState(claims, nonce).then(
+        () => '',
+        (error: Error) => error.message,
+      )
+    expect(await refusal('first')).toContain('used already')
+    const full = await refusal('second')
+    expect(full).toContain('holds as many as it keeps without a shared `claims` store')
+    expect(full).not.toContain('used already')
   })
 })
