@@ -5,12 +5,11 @@
 // too many rounds or questions end the call. Inside a task, the task asks.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import type { ApprovalPolicy } from '../../src/toolkit/approval-policy.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveSource } from './conformance-source.js'
-import { serveFetch } from './serve-fetch.js'
+import { serveByBearer } from './serve-fetch.js'
 import { MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
@@ -52,14 +51,7 @@ async function gateway(approval?: ApprovalPolicy): Promise<{ url: URL; hostAsked
   })
   served = toolkit
   closers.push(() => toolkit.close())
-  const server = await serveFetch(
-    createMcpHandler({
-      toolkit,
-      authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
-    }),
-  )
-  closers.push(() => server.close())
-  return { url: new URL(`${server.url}/mcp`), hostAsked }
+  return { url: await serveByBearer(toolkit, closers), hostAsked }
 }
 
 /** One 2026-07-28 request on the wire, from the caller its bearer token names (alice unless told). */

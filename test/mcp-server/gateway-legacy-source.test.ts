@@ -7,11 +7,10 @@
 // answers is refused (invalid params).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { createMemoryStore } from '../../src/stores/create-memory-store.js'
 import { createToolkit, type Toolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveLegacySource } from './legacy-asking-source.js'
-import { serveFetch } from './serve-fetch.js'
+import { serveByBearer } from './serve-fetch.js'
 import { MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
 const closers: Array<() => Promise<unknown>> = []
@@ -41,17 +40,8 @@ async function gateway(forwardMcpInput = true): Promise<{ url: URL; hostAsked: s
 }
 
 /** Another handler (another instance) over `toolkit`, with the same state key. */
-async function handlerUrl(toolkit: Toolkit): Promise<URL> {
-  const server = await serveFetch(
-    createMcpHandler({
-      toolkit,
-      requestStateKey: KEY,
-      claims,
-      authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
-    }),
-  )
-  closers.push(() => server.close())
-  return new URL(`${server.url}/mcp`)
+function handlerUrl(toolkit: Toolkit): Promise<URL> {
+  return serveByBearer(toolkit, closers, { requestStateKey: KEY, claims })
 }
 
 /** A v2 SDK client that answers elicitation, sampling and roots; 2026-07-28 when `modern`, else 2025. */

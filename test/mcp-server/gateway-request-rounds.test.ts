@@ -5,10 +5,9 @@
 // carrying answers over 1 MiB is refused (invalid params).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import { serveSource } from './conformance-source.js'
-import { serveFetch } from './serve-fetch.js'
+import { serveByBearer } from './serve-fetch.js'
 import { MODERN, type Rpc, wireRpc } from './wire-rpc.js'
 
 const closers: Array<() => Promise<unknown>> = []
@@ -31,14 +30,7 @@ async function gateway(): Promise<{ url: URL; hostAsked: string[] }> {
     },
   })
   closers.push(() => toolkit.close())
-  const server = await serveFetch(
-    createMcpHandler({
-      toolkit,
-      authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
-    }),
-  )
-  closers.push(() => server.close())
-  return { url: new URL(`${server.url}/mcp`), hostAsked }
+  return { url: await serveByBearer(toolkit, closers), hostAsked }
 }
 
 /** A v2 SDK client that answers elicitation; 2026-07-28 when `modern`, else 2025. */

@@ -1,11 +1,36 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { createMcpHandler, type McpHandlerOptions } from '../../src/mcp-server/create-mcp-handler.js'
+import type { Toolkit } from '../../src/toolkit/toolkit.js'
 
 /** A fetch handler on a Node HTTP server: what Next.js or Hono do for a route, kept to the essentials. */
 export interface FetchServer {
   /** `http://127.0.0.1:<port>` */
   url: string
   close(): Promise<void>
+}
+
+/**
+ * Serves `toolkit` over MCP at `<url>/mcp` (with the handler's other `options`), each caller named by its
+ * bearer token (a request without one is let in unnamed), and queues the server's close on `closers`.
+ *
+ * @example
+ * const url = await serveByBearer(toolkit, closers) // new URL('http://127.0.0.1:…/mcp')
+ */
+export async function serveByBearer(
+  toolkit: Toolkit,
+  closers: Array<() => Promise<unknown>>,
+  options: Omit<McpHandlerOptions, 'authorize'> = {},
+): Promise<URL> {
+  const server = await serveFetch(
+    createMcpHandler({
+      ...options,
+      toolkit,
+      authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
+    }),
+  )
+  closers.push(() => server.close())
+  return new URL(`${server.url}/mcp`)
 }
 
 /**

@@ -4,10 +4,9 @@
 // like any forwarded round: replayed, moved to another caller, or answering a key not asked, it is
 // refused. The v2 SDK's Client refuses a `resultType: 'task'` answer, so the calls are made on the wire.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMcpHandler } from '../../src/mcp-server/create-mcp-handler.js'
 import { defineTool } from '../../src/tool/define-tool.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { serveFetch } from './serve-fetch.js'
+import { serveByBearer } from './serve-fetch.js'
 import { type Rpc, wireRpc } from './wire-rpc.js'
 
 const CAPABILITIES = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }
@@ -51,14 +50,7 @@ async function served(): Promise<{ url: URL; runs: string[] }> {
     ],
   })
   closers.push(() => toolkit.close())
-  const server = await serveFetch(
-    createMcpHandler({
-      toolkit,
-      authorize: (request) => request.headers.get('authorization')?.replace('Bearer ', '') ?? true,
-    }),
-  )
-  closers.push(() => server.close())
-  return { url: new URL(`${server.url}/mcp`), runs }
+  return { url: await serveByBearer(toolkit, closers), runs }
 }
 
 function rpc(url: URL, method: string, params: Record<string, unknown>, caller = 'alice'): Promise<Rpc> {
