@@ -6,6 +6,7 @@
 // Every token is handed to `onSecret` before a request carries it, so it is masked wherever text is written.
 import { readFile } from 'node:fs/promises'
 import { discoverAndRequestJwtAuthGrant, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client'
+import { describeError } from './describe-mcp-failure.js'
 import type { OAuthPlan } from './mcp-server-plan.js'
 import type { OAuthOptions } from './oauth-options.js'
 
@@ -117,9 +118,8 @@ export async function crossAppTokenRequest(input: {
         ? await discoverAndRequestJwtAuthGrant({ ...exchange, idpUrl: idp.issuer })
         : await requestJwtAuthorizationGrant({ ...exchange, tokenEndpoint: idp.tokenEndpoint }))
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
     throw new Error(
-      `MCP server "${server}": the identity provider ${idp.issuer} gave no grant for it: ${firstLine(reason)}`,
+      `MCP server "${server}": the identity provider ${idp.issuer} gave no grant for it: ${firstLine(describeError(error))}`,
       { cause: error },
     )
   }
