@@ -6,15 +6,16 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
-  type RequestStateCodec,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { capText } from '../shared/cap-text.js'
 import type { ClaimStore } from '../shared/claim-store.js'
 import { isRecord } from '../shared/is-record.js'
+import type { Logger } from '../shared/logger.js'
 import { toJsonText } from '../tool/tool-result.js'
-import { claimRequestState, REQUEST_STATE_TTL_SECONDS } from './claim-request-state.js'
+import { callerTags, FOREIGN_STATE, importStateKey, refuseForeignState } from './caller-binding.js'
+import { claimRequestState, REQUEST_STATE_TTL_SECONDS, reserveRequestState } from './claim-request-state.js'
 import { argsDigest } from './served-state.js'
 
 // The arguments shown in an approval question are the client's own, but a person reads them: keep it short.
@@ -28,12 +29,21 @@ interface ApprovalState {
   args: string
   /** Makes the question one of a kind, so that its answer is taken once. */
   nonce: string
+  /** The caller it was asked of, as a tag (an HMAC of the identity, never the identity itself). */
+  to: string
   /** Absent on an approval question; a forwarded round's state says `forward`. */
   kind?: undefined
 }
 
 /** The seal of approval questions, and the claim that takes an approving answer once. */
-export interface ApprovalCodec extends RequestStateCodec<ApprovalState> {
+export interface ApprovalCodec {
+  /** Seals a question asked of `caller` (room for its claim reserved first: a full guard refuses it). */
+  mint(payload: Omit<ApprovalState, 'to'>, ctx: ServerContext, caller: string): Promise<string>
+  /**
+   * The question a state seals, or {@link FOREIGN_STATE} when it was asked of another caller; throws
+   * when it is malformed, tampered, expired or sealed for another method.
+   */
+  verify(state: string, ctx: ServerContext, caller: string): Promise<ApprovalState | typeof FOREIGN_STATE>
   /** Claims an answered question before its call runs; rejects (invalid params) when claimed before. */
   claim(state: ApprovalState): Promise<void>
 }
@@ -51,22 +61,36 @@ export type ApprovalVerdict =
  * The seal of approval questions: an HMAC over what the retry must echo, so a client cannot claim an
  * answer to a question it was never asked (for other arguments, another tool), with a ten-minute expiry
  * and a nonce an approving answer is claimed by in `claims`, so that it runs the call once on any number
- * of instances. Every instance serving the retry needs the same key; without one, a random key for this
- * process.
+ * of instances. The question names the caller it was asked of by a tag, so that another caller's retry
+ * is refused. Every instance serving the retry needs the same key; without one, a random key for this
+ * process. A failing store is reported to `logger`.
  *
  * @example
- * const codec = approvalCodec(process.env.MCP_STATE_KEY, createRedisStore({ url }))
+ * const codec = approvalCodec(process.env.MCP_STATE_KEY, createRedisStore({ url }), logger)
  */
-export function approvalCodec(key: string | Uint8Array | undefined, claims: ClaimStore): ApprovalCodec {
+export function approvalCodec(
+  key: string | Uint8Array | undefined,
+  claims: ClaimStore,
+  logger?: Logger,
+): ApprovalCodec {
+  const { raw, hmac } = importStateKey(key)
+  const tags = callerTags(hmac)
   const sealed = createRequestStateCodec<ApprovalState>({
-    key: key ?? crypto.getRandomValues(new Uint8Array(32)),
+    key: raw,
     ttlSeconds: REQUEST_STATE_TTL_SECONDS,
     bind: (ctx) => ctx.mcpReq.method,
   })
   return {
-    mint: (payload, ctx) => sealed.mint(payload, ctx),
-    verify: (state, ctx) => sealed.verify(state, ctx),
-    claim: (state) => claimRequestState(claims, state.nonce),
+    async mint(payload, ctx, caller) {
+      reserveRequestState(claims, payload.nonce)
+      return sealed.mint({ ...payload, to: await tags.tag(caller) }, ctx)
+    },
+    async verify(state, ctx, caller) {
+      const payload = await sealed.verify(state, ctx)
+      // Sealed by this handler, for someone else: refused as another caller's, nothing of it handed on.
+      return (await tags.matches(payload.to, caller)) ? payload : FOREIGN_STATE
+    },
+    claim: (state) => claimRequestState(claims, state.nonce, logger),
   }
 }
 
@@ -80,7 +104,7 @@ export function approvalCodec(key: string | Uint8Array | undefined, claims: Clai
  * its caller (`servesApprovals` false: no `authorize`) gets a refusal and the call is not run.
  *
  * @example
- * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true, servesApprovals: true })
+ * const verdict = await askApproval({ server, ctx, codec, name, args, era: 'modern', canAsk: true, servesApprovals: true, caller })
  */
 export async function askApproval(options: {
   server: Server
@@ -91,6 +115,8 @@ export async function askApproval(options: {
   era: 'legacy' | 'modern'
   canAsk: boolean
   servesApprovals: boolean
+  /** Who is calling: the question is sealed for this caller, and only its retry may answer it. */
+  caller: () => Promise<string>
 }): Promise<ApprovalVerdict> {
   const { server, ctx, codec, name, args, era, canAsk } = options
   if (!options.servesApprovals) return refuse(unknownCaller(name))
@@ -111,6 +137,7 @@ export async function askApproval(options: {
   const digest = await argsDigest(args)
   const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY)
   const state = ctx.mcpReq.requestState<ApprovalState>()
+  refuseForeignState(state)
   // An answer counts only with the sealed question it answers, asked for this very call.
   // (A forwarded round's state names the call too, but it answers the source's questions, not this one.)
   if (
@@ -133,7 +160,11 @@ export async function askApproval(options: {
     return refuse(`The call of tool "${name}" was ${how} by the user. It was not run.`)
   }
   const question = approvalQuestion(name, args)
-  const requestState = await codec.mint({ tool: name, args: digest, nonce: crypto.randomUUID() }, ctx)
+  const requestState = await codec.mint(
+    { tool: name, args: digest, nonce: crypto.randomUUID() },
+    ctx,
+    await options.caller(),
+  )
   return { kind: 'ask', result: inputRequired({ inputRequests: { [APPROVAL_KEY]: question }, requestState }) }
 }
 

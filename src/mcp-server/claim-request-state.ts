@@ -6,7 +6,10 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { readClaimStore } from '../approvals/claim-store.js'
 import { BoundedClaims, processClaims } from '../approvals/process-claims.js'
 import { ConfigError } from '../errors.js'
+import { capText } from '../shared/cap-text.js'
 import type { ClaimStore } from '../shared/claim-store.js'
+import type { Logger } from '../shared/logger.js'
+import { errorMessage } from '../tool/tool-result.js'
 
 /** How long a sealed request state may be answered, in seconds: ten minutes. */
 export const REQUEST_STATE_TTL_SECONDS = 600
@@ -39,31 +42,53 @@ export function readStateClaims(
   return processClaims
 }
 
+// What a request state refused for want of room in the process's guard is told: the server is busy.
+const GUARD_FULL =
+  'This server is busy: it holds as many pending request states as it keeps without a shared `claims` store. The call was not run; try again later.'
+
+/**
+ * Reserves room in the process's guard for the claim of a request state about to be handed out, so
+ * that a state handed out can always be claimed; a full guard refuses the state (an internal error
+ * saying the server is busy) before it leaves, and nothing runs. A shared store needs no reservation.
+ *
+ * @example
+ * reserveRequestState(claims, state.nonce) // then hand the state out
+ */
+export function reserveRequestState(claims: ClaimStore, nonce: string): void {
+  if (!(claims instanceof BoundedClaims)) return
+  try {
+    claims.reserve(CLAIM_KEY_PREFIX + nonce, REQUEST_STATE_TTL_SECONDS + CLAIM_SLACK_SECONDS)
+  } catch {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, GUARD_FULL, { reason: 'busy' })
+  }
+}
+
 /**
  * Claims the request state named by `nonce` (its one-of-a-kind id) before the call it carries runs.
  * Resolves when this request is the first to claim it; rejects with invalid params when it was claimed
- * before (a replay, on this instance or another), and with an internal error when the store fails or
- * the process's own guard is full: either way nothing runs.
+ * before (a replay, on this instance or another), and with an internal error when the store fails (its
+ * error goes to `logger`, never to the client) or the process's own guard is full (saying the server is
+ * busy): either way nothing runs.
  *
  * @example
- * await claimRequestState(claims, state.nonce) // then run the call
+ * await claimRequestState(claims, state.nonce, logger) // then run the call
  */
-export async function claimRequestState(claims: ClaimStore, nonce: string): Promise<void> {
+export async function claimRequestState(claims: ClaimStore, nonce: string, logger?: Logger): Promise<void> {
   const key = CLAIM_KEY_PREFIX + nonce
   let first: boolean
   try {
     first = (await claims.claim(key, REQUEST_STATE_TTL_SECONDS + CLAIM_SLACK_SECONDS)) === true
-  } catch {
+  } catch (error) {
+    logger?.warn(
+      `An MCP request state could not be claimed: the claims store failed (${capText(errorMessage(error), 500)}). The call was not run.`,
+    )
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       'The requestState could not be claimed: the claims store failed. The call was not run.',
     )
   }
   if (!first && claims instanceof BoundedClaims && !claims.holds(key)) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      'The requestState could not be claimed: this process holds as many as it keeps without a shared `claims` store. The call was not run; retry once some have been answered or expired.',
-    )
+    throw new ProtocolError(ProtocolErrorCode.InternalError, GUARD_FULL, { reason: 'busy' })
   }
   if (!first) {
     throw new ProtocolError(

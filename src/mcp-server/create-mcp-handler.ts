@@ -155,8 +155,8 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
       'createMcpHandler has `claims` but no `requestStateKey`: each instance seals request states with a key of its own, so a retry that reaches another instance is refused. Give every instance the same `requestStateKey`.',
     )
   }
-  const codec = approvalCodec(options.requestStateKey, claims)
-  const forwarding = servedStateCodec(options.requestStateKey, claims)
+  const codec = approvalCodec(options.requestStateKey, claims, logger)
+  const forwarding = servedStateCodec(options.requestStateKey, claims, logger)
   const store = taskStoreFor(options)
   const traced = traceServedCalls(options.telemetry)
   const held = new HeldCalls()

@@ -110,7 +110,7 @@ export interface ServedInstance {
   codec: ApprovalCodec
   /** The seal of forwarded rounds of input, shared by every instance of one handler. */
   forwarding: ServedStateCodec
-  /** Who is calling, to bind forwarded rounds to; absent, this instance (one 2025 session). */
+  /** Who is calling, to bind approval questions and forwarded rounds to; absent, this instance (one 2025 session). */
   caller?: () => Promise<string>
   /** Where `longRunning` tools are served as tasks (2026-07-28 requests); absent, they run at once. */
   tasks?: TaskServing
@@ -170,7 +170,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
         verify: async (state, ctx) =>
           options.forwarding.owns(state)
             ? options.forwarding.verify(state, await caller())
-            : options.codec.verify(state, ctx),
+            : options.codec.verify(state, ctx, await caller()),
       },
     },
   )
@@ -260,7 +260,7 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
     // A retry answering a forwarded round: the call was approved before its first round was asked.
     const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
     if (resumed === undefined && (await checked.needsApproval)) {
-      const verdict = await askApproval({ server, ctx, name, args, ...options })
+      const verdict = await askApproval({ server, ctx, name, args, ...options, caller })
       if (verdict.kind === 'ask') return verdict.result
       if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
     }

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { isRecord } from '../shared/is-record.js'
 import type { ToolInputRequest, ToolInputRound } from '../tool/types.js'
+import { refuseForeignState } from './caller-binding.js'
 import type { AskInput } from './serve-tasks.js'
 import type { ForwardedState, ServedStateCodec } from './served-state.js'
 
@@ -61,6 +62,7 @@ export async function resumedRound(options: {
 }): Promise<ForwardedState | undefined> {
   const { ctx, name, digest, codec } = options
   const state: unknown = ctx.mcpReq.requestState()
+  refuseForeignState(state)
   if (!isRecord(state) || state.kind !== 'forward') return undefined
   const forwarded = state as unknown as ForwardedState
   const asked = new Set(forwarded.keys)

@@ -108,16 +108,24 @@ async function drive<Value>(
   }
   const id = serving.held?.park(run as HeldRun<unknown>)
   if (id === undefined) return refuse('Too many calls wait for their callers to answer: try again later.')
-  const requestState = await serving.codec.mint(
-    {
-      tool: name,
-      args: await options.digest(),
-      keys: Object.keys(outcome.requests),
-      round: run.rounds,
-      held: id,
-    },
-    await serving.caller(),
-  )
+  let requestState: string | undefined
+  try {
+    requestState = await serving.codec.mint(
+      {
+        tool: name,
+        args: await options.digest(),
+        keys: Object.keys(outcome.requests),
+        round: run.rounds,
+        held: id,
+      },
+      await serving.caller(),
+    )
+  } catch (error) {
+    // No state for the round (a full guard): the held call goes, and the caller hears why.
+    serving.held?.take(id)
+    run.cancel(error instanceof Error ? error : new Error(String(error)))
+    throw error
+  }
   if (requestState === undefined) {
     serving.held?.take(id)
     return refuse(`"${name}" asked for input too large to carry. It was stopped.`)

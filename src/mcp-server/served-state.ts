@@ -3,8 +3,10 @@
 // in the handler's `claims`, so on any number of instances).
 
 import type { ClaimStore } from '../shared/claim-store.js'
+import type { Logger } from '../shared/logger.js'
 import { toJsonText } from '../tool/tool-result.js'
-import { claimRequestState, REQUEST_STATE_TTL_SECONDS } from './claim-request-state.js'
+import { callerTags, FOREIGN_STATE, importStateKey } from './caller-binding.js'
+import { claimRequestState, REQUEST_STATE_TTL_SECONDS, reserveRequestState } from './claim-request-state.js'
 
 /** What a forwarded round carries to its retry: the call it belongs to and the source's own state. */
 export interface ForwardedState {
@@ -25,6 +27,8 @@ export interface ForwardedState {
   nonce: string
   /** Expiry, in milliseconds since the epoch. */
   exp: number
+  /** The caller it was handed to, as a tag (an HMAC of the identity, never the identity itself). */
+  to: string
 }
 
 /** The largest sealed state handed out or accepted, in characters. */
@@ -38,9 +42,15 @@ export interface ServedStateCodec {
   /** Whether `state` is one of ours (a forwarded round), not an approval question. */
   owns(state: string): boolean
   /** Seals a round for `caller`; `undefined` when the sealed state would pass the size bound. */
-  mint(payload: Omit<ForwardedState, 'kind' | 'nonce' | 'exp'>, caller: string): Promise<string | undefined>
-  /** The payload of a state sealed for `caller`; throws when it is malformed, tampered, expired or another's. */
-  verify(state: string, caller: string): Promise<ForwardedState>
+  mint(
+    payload: Omit<ForwardedState, 'kind' | 'nonce' | 'exp' | 'to'>,
+    caller: string,
+  ): Promise<string | undefined>
+  /**
+   * The payload of a state sealed for `caller`, or {@link FOREIGN_STATE} for one sealed for another
+   * caller; throws when it is malformed, tampered or expired.
+   */
+  verify(state: string, caller: string): Promise<ForwardedState | typeof FOREIGN_STATE>
   /**
    * Claims a verified state before its call runs again: rejects (invalid params) when it was claimed
    * before, on this instance or any other sharing the claims.
@@ -49,29 +59,25 @@ export interface ServedStateCodec {
 }
 
 /**
- * The seal of a handler's forwarded rounds: HMAC-SHA256 over the payload and the caller's identity (so a
- * state moved to another caller fails), under `key` (at least 32 bytes; a random one when absent), with
- * a ten-minute expiry and a one-time nonce, claimed in `claims` (a store every instance shares, or the
- * process's guard).
+ * The seal of a handler's forwarded rounds: HMAC-SHA256 over the payload, which names the caller it was
+ * handed to by a tag (so a state moved to another caller is refused as another's), under `key` (at
+ * least 32 bytes; a random one when absent), with a ten-minute expiry and a one-time nonce, reserved in
+ * the process's guard when it is the claims (a full guard refuses the round) and claimed in `claims`
+ * (a store every instance shares, or the process's guard). A failing store is reported to `logger`.
  *
  * @example
  * const codec = servedStateCodec(process.env.MCP_STATE_KEY, createRedisStore({ url }))
  * const state = await codec.mint({ tool: 'test_ask', args, keys: ['name'], round: 1 }, 'caller:alice')
  */
-export function servedStateCodec(key: string | Uint8Array | undefined, claims: ClaimStore): ServedStateCodec {
-  const raw =
-    typeof key === 'string'
-      ? new TextEncoder().encode(key)
-      : (key ?? crypto.getRandomValues(new Uint8Array(32)))
-  const hmacKey = crypto.subtle.importKey(
-    'raw',
-    raw as Uint8Array<ArrayBuffer>,
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  )
-  const signed = (body: string, caller: string): Uint8Array<ArrayBuffer> =>
-    new TextEncoder().encode(`toolnexus.forwarded-input\u0000${caller}\u0000${body}`)
+export function servedStateCodec(
+  key: string | Uint8Array | undefined,
+  claims: ClaimStore,
+  logger?: Logger,
+): ServedStateCodec {
+  const { hmac: hmacKey } = importStateKey(key)
+  const tags = callerTags(hmacKey)
+  const signed = (body: string): Uint8Array<ArrayBuffer> =>
+    new TextEncoder().encode(`toolnexus.forwarded-input\u0000${body}`)
   return {
     owns: (state) => state.startsWith(PREFIX),
     async mint(payload, caller) {
@@ -80,11 +86,14 @@ export function servedStateCodec(key: string | Uint8Array | undefined, claims: C
         ...payload,
         nonce: crypto.randomUUID(),
         exp: Date.now() + TTL_MS,
+        to: await tags.tag(caller),
       }
       const body = base64url(new TextEncoder().encode(JSON.stringify(full)))
-      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey, signed(body, caller)))
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey, signed(body)))
       const state = `${PREFIX}${body}.${base64url(mac)}`
-      return state.length > MAX_SERVED_STATE_CHARS ? undefined : state
+      if (state.length > MAX_SERVED_STATE_CHARS) return undefined
+      reserveRequestState(claims, full.nonce)
+      return state
     },
     async verify(state, caller) {
       if (state.length > MAX_SERVED_STATE_CHARS || !state.startsWith(PREFIX)) throw new Error('malformed')
@@ -92,16 +101,18 @@ export function servedStateCodec(key: string | Uint8Array | undefined, claims: C
       if (body === undefined || mac === undefined || extra !== undefined) throw new Error('malformed')
       const macBytes = fromBase64url(mac)
       if (macBytes === undefined) throw new Error('malformed')
-      if (!(await crypto.subtle.verify('HMAC', await hmacKey, macBytes, signed(body, caller)))) {
+      if (!(await crypto.subtle.verify('HMAC', await hmacKey, macBytes, signed(body)))) {
         throw new Error('mac')
       }
       const bytes = fromBase64url(body)
       const payload: unknown = bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes))
       if (!isForwardedState(payload)) throw new Error('malformed')
       if (payload.exp < Date.now()) throw new Error('expired')
+      // Sealed by this handler, for someone else: refused as another caller's, nothing of it handed on.
+      if (!(await tags.matches(payload.to, caller))) return FOREIGN_STATE
       return payload
     },
-    claim: (state) => claimRequestState(claims, state.nonce),
+    claim: (state) => claimRequestState(claims, state.nonce, logger),
   }
 }
 
@@ -130,7 +141,8 @@ function isForwardedState(value: unknown): value is ForwardedState {
     (state.source === undefined || typeof state.source === 'string') &&
     (state.held === undefined || typeof state.held === 'string') &&
     typeof state.nonce === 'string' &&
-    typeof state.exp === 'number'
+    typeof state.exp === 'number' &&
+    typeof state.to === 'string'
   )
 }
 

@@ -2,6 +2,7 @@
 // refused, one guard for the whole process, expiry, and a shared secret without claims refused.
 import { generateText, type LanguageModel, type ModelMessage, type UIMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
+import { claimOnce } from '../../src/approvals/claim-store.js'
 import { digest } from '../../src/approvals/digest.js'
 import { canonicalJson } from '../../src/approvals/json-data.js'
 import { BoundedClaims } from '../../src/approvals/process-claims.js'
@@ -140,6 +141,23 @@ describe('without claims, one guard for the whole process', () => {
       true,
       false,
     ])
+  })
+})
+
+describe('a full guard', () => {
+  it('refuses the answer of a run it does not hold as busy, not as answered already', async () => {
+    const claims = new BoundedClaims(1)
+    claims.reserve('run-a', 60)
+    const lost = (key: string) =>
+      claimOnce(claims, key, 60).then(
+        () => undefined,
+        (error: ApprovalError) => error,
+      )
+    const busy = await lost('run-b')
+    expect(busy).toMatchObject({ code: 'guard-full', message: expect.stringContaining('busy') })
+    expect(busy?.message).not.toContain('answered already')
+    expect(await lost('run-a')).toBeUndefined()
+    expect(await lost('run-a')).toMatchObject({ code: 'replayed-approval' })
   })
 })
 

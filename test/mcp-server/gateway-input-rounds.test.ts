@@ -238,7 +238,7 @@ describe('a 2026-07-28 caller of a gateway whose source asks', () => {
 
   it('ends a call whose source hands out a state too large to seal (over 16 KB)', async () => {
     const { url } = await gateway()
-    const call = { name: 'test_ask_rounds', arguments: { rounds: 1, questions: 1, pad: 12_000 } }
+    const call = { name: 'test_ask_rounds', arguments: { rounds: 1, questions: 1, pad: 11_000 } }
     const fits = await rpc(url, call)
     expect(fits.result?.resultType).toBe('input_required')
     const answer = await rpc(url, { ...call, arguments: { ...call.arguments, pad: 20_000 } })

@@ -250,7 +250,7 @@ describe('the process guard, full', () => {
       )
     expect(await refusal('first')).toContain('used already')
     const full = await refusal('second')
-    expect(full).toContain('holds as many as it keeps without a shared `claims` store')
+    expect(full).toContain('server is busy')
     expect(full).not.toContain('used already')
   })
 })
