@@ -1,4 +1,5 @@
 import { type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
+import { type McpEventStore, sessionEventStore } from './event-store.js'
 import { refusal } from './request-guard.js'
 
 interface Session {
@@ -12,7 +13,8 @@ interface Session {
  * header), each with its own server, so server-to-client requests (an approval asked through
  * elicitation) reach the client that made the call. At most `maxSessions` at once: past it a new
  * session is refused (503) and no live one is closed to make room; one unused for `sessionIdleMs` is
- * closed on the next request (no timer, so an idle process keeps nothing scheduled).
+ * closed on the next request (no timer, so an idle process keeps nothing scheduled). With `eventStore`,
+ * a client resumes a stream that closed with `Last-Event-ID`, within its own session only.
  *
  * @example
  * const legacy = legacySessions({ createServer: () => createToolkitMcpServer(toolkit, served), maxSessions: 1000, sessionIdleMs: 900_000 })
@@ -22,9 +24,13 @@ export function legacySessions(options: {
   createServer: () => Server
   maxSessions: number
   sessionIdleMs: number
+  /** Where the sessions' SSE events are kept for a client that resumes with `Last-Event-ID`. */
+  eventStore?: McpEventStore | undefined
+  /** The `retry` (milliseconds) a resumable stream suggests to its client. */
+  retryMs?: number | undefined
 }): (request: Request, parsedBody?: unknown) => Promise<Response> {
   const sessions = new Map<string, Session>()
-  const { createServer, maxSessions, sessionIdleMs: idleMs } = options
+  const { createServer, maxSessions, sessionIdleMs: idleMs, eventStore, retryMs } = options
   // Sessions being initialized, counted against the cap with the live ones.
   let starting = 0
   const close = (id: string, session: Session): void => {
@@ -56,8 +62,12 @@ export function legacySessions(options: {
       })
     }
     const server = createServer()
+    // Known before the transport exists: its events are kept under it.
+    const sessionId = crypto.randomUUID()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
+      sessionIdGenerator: () => sessionId,
+      ...(eventStore !== undefined && { eventStore: sessionEventStore(eventStore, sessionId) }),
+      ...(retryMs !== undefined && { retryInterval: retryMs }),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { server, transport, lastUsed: now })
       },
