@@ -11,6 +11,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ServerNotifier,
   createMcpHandler as sdkMcpHandler,
 } from '@modelcontextprotocol/server'
 import { ASKING_TOOLS, askingTool } from './asking-tools.js'
@@ -248,9 +249,16 @@ export function createSourceServer(): Server {
   return server
 }
 
-/** The source served over streamable HTTP on loopback (both eras, stateless 2025 serving). */
-export async function serveSource(): Promise<FetchServer> {
+/**
+ * The source served over streamable HTTP on loopback (both eras, stateless 2025 serving), with what
+ * publishes its changes to the 2026-07-28 clients listening (`notify.resourceUpdated(uri)`).
+ */
+export async function serveSource(): Promise<FetchServer & { notify: ServerNotifier }> {
   const handler = sdkMcpHandler(() => createSourceServer(), { legacy: 'stateless' })
   const served = await serveFetch((request) => handler.fetch(request))
-  return { url: served.url, close: () => handler.close().then(() => served.close()) }
+  return {
+    url: served.url,
+    notify: handler.notify,
+    close: () => handler.close().then(() => served.close()),
+  }
 }
