@@ -16,7 +16,8 @@ scenarios=(
   server-sse-multiple-streams resources-list resources-read-text resources-read-binary
   resources-templates-read prompts-list prompts-get-simple prompts-get-with-args
   prompts-get-embedded-resource prompts-get-with-image dns-rebinding-protection tools-call-sampling
-  tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums
+  tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums resources-subscribe
+  resources-unsubscribe server-sse-polling
 )
 work="$(mktemp -d)"
 node --import tsx test/mcp-server/conformance-server.ts >"$work/url" 2>"$work/server.log" &

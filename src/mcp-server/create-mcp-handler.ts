@@ -17,11 +17,14 @@ import {
   type McpServeOptions,
   type ServedInstance,
 } from './create-toolkit-mcp-server.js'
+import { createMemoryEventStore, type McpEventStore } from './event-store.js'
 import { HeldCalls } from './held-calls.js'
 import { legacySessions } from './legacy-sessions.js'
 import { refusal, requestGuard } from './request-guard.js'
+import { resourceOwner } from './serve-mcp-sources.js'
 import { taskStoreFor } from './serve-tasks.js'
 import { servedStateCodec } from './served-state.js'
+import { ServedSubscriptions, subscriptionLimits } from './served-subscriptions.js'
 import { traceServedCalls } from './trace-served-call.js'
 
 /**
@@ -71,6 +74,25 @@ export interface McpHandlerOptions extends McpServeOptions {
   sessionIdleMs?: number
   /** Where warnings go (tools left out for want of `authorize`, `claims` without a shared key). @default console */
   logger?: Logger
+  /**
+   * Where the events sent on 2025-era SSE streams are kept, so that a client whose stream closed
+   * reconnects with `Last-Event-ID` and gets what it missed (2025-11-25 clients are sent an event id
+   * and a `retry` first). A client resumes only its own session's streams. Give instances behind one
+   * address a store they share (any `McpEventStore`); `false` keeps nothing (no resumption).
+   * @default createMemoryEventStore(): bounded in memory by count, size and age
+   *
+   * @example
+   * createMcpHandler({ toolkit, eventStore: createMemoryEventStore({ maxEvents: 50_000, maxAgeMs: 60_000 }) })
+   */
+  eventStore?: McpEventStore | false
+  /** The `retry` (milliseconds) a resumable stream suggests to its client before it reconnects. @default 1000 */
+  sseRetryMs?: number
+  /**
+   * Closes the SSE stream of a 2025-11-25 client's call still running after this many milliseconds;
+   * the client reconnects with `Last-Event-ID` (after `sseRetryMs`) and gets the answer on the new
+   * stream, so a long call holds no connection meanwhile. Needs `eventStore`. @default never
+   */
+  closeCallStreamsAfterMs?: number
 }
 
 /**
@@ -89,6 +111,7 @@ export type McpHandler = (request: Request) => Promise<Response>
 
 const DEFAULT_MAX_SESSIONS = 1000
 const DEFAULT_SESSION_IDLE_MS = 15 * 60_000
+const DEFAULT_SSE_RETRY_MS = 1000
 
 /**
  * Serves a toolkit as an MCP server over streamable HTTP, as a fetch handler, to clients of both eras:
@@ -145,6 +168,17 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
       field: 'sessionIdleMs',
     })
   }
+  for (const field of ['sseRetryMs', 'closeCallStreamsAfterMs'] as const) {
+    const value = options[field]
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && Number.isFinite(value))) {
+      throw new ConfigError(`\`${field}\` must be a number of milliseconds; got ${String(value)}.`, { field })
+    }
+  }
+  const eventStore =
+    options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore())
+  const subscriptions = new ServedSubscriptions(toolkit, subscriptionLimits(options), (uri) =>
+    resourceOwner(toolkit, uri),
+  )
   const guard = requestGuard(options)
   const servesApprovals = options.authorize !== undefined
   const logger = options.logger ?? consoleLogger
@@ -169,6 +203,8 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
       forwarding,
       traced,
       held,
+      subscriptions,
+      closeCallStreamsAfterMs: eventStore === undefined ? undefined : options.closeCallStreamsAfterMs,
     })
   const stateful = sessions === 'stateful'
   // 2026-07-28 requests, and in stateless mode 2025 ones too (a server per request, which cannot ask).
@@ -188,6 +224,8 @@ export function createMcpHandler(first: Toolkit | McpHandlerConfig, second?: Mcp
         createServer: () => instance({ era: 'legacy', canAsk: true }),
         maxSessions,
         sessionIdleMs,
+        eventStore,
+        retryMs: options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS,
       })
     : undefined
   // A served tool's schema, for the check of its Mcp-Param-* headers; nothing for a tool not served.

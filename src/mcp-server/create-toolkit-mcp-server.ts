@@ -23,6 +23,7 @@ import { type ApprovalCodec, type ApprovalVerdict, approveInTask, askApproval } 
 import { callToolResult } from './call-tool-result.js'
 import { forwardingRound, resumedRound, taskRound } from './forward-input.js'
 import type { HeldCalls } from './held-calls.js'
+import { pollable } from './poll-call-streams.js'
 import { serveMcpSources, sourceCapabilities } from './serve-mcp-sources.js'
 import { type RoundServing, serveRounds } from './serve-rounds.js'
 import {
@@ -35,6 +36,7 @@ import {
   taskTimeoutMs,
 } from './serve-tasks.js'
 import { argsDigest, type ServedStateCodec } from './served-state.js'
+import type { ServedSubscriptions } from './served-subscriptions.js'
 import type { CallerTrace, TraceServedCall } from './trace-served-call.js'
 
 /**
@@ -96,6 +98,13 @@ export interface McpServeOptions {
    * read here.
    */
   telemetry?: TelemetryOptions
+  /**
+   * Resource subscriptions one 2025-era client session may hold at once (passed through to the
+   * toolkit's MCP servers); past it `resources/subscribe` is refused with `-32603`. @default 100
+   */
+  maxSubscriptionsPerSession?: number
+  /** Resource subscriptions every session together may hold at once. @default 10000 */
+  maxSubscriptions?: number
 }
 
 /** How one server instance is served: the era it speaks, and whether it can ask the client anything. */
@@ -118,6 +127,13 @@ export interface ServedInstance {
   held?: HeldCalls
   /** Runs a call in its caller's trace; shared by every instance of one handler (see `traceServedCalls`). */
   traced?: TraceServedCall | undefined
+  /** The resource subscriptions of every session, shared by every instance of one handler. */
+  subscriptions?: ServedSubscriptions
+  /**
+   * A 2025-11-25 client's call still running after this many milliseconds has its SSE stream closed
+   * (the client resumes it with `Last-Event-ID`); only where the transport can resume.
+   */
+  closeCallStreamsAfterMs?: number | undefined
 }
 
 const DEFAULT_LIST_TTL_MS = 60_000
@@ -147,13 +163,15 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   const caller = options.caller ?? (() => Promise.resolve(session))
   const { era, canAsk, forwarding: codec, held } = options
   const rounds: RoundServing = { era, canAsk, codec, caller, held, server: undefined as never }
+  // A 2025 session subscribes to resources itself (2026-07-28 has no resources/subscribe).
+  const subscribing = era === 'legacy' && options.subscriptions?.offered() === true
   const server = new Server(
     { name: options.name ?? 'toolnexus', version: options.version ?? VERSION },
     {
       // The toolkit's MCP servers' resources, prompts, completions and logs are served through it.
       capabilities: {
         tools: searching ? { listChanged: true } : {},
-        ...sourceCapabilities(toolkit),
+        ...sourceCapabilities(toolkit, subscribing),
         ...(options.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -183,108 +201,120 @@ export function createToolkitMcpServer(toolkit: Toolkit, options: McpServeOption
   server.setRequestHandler('tools/list', () => ({
     tools: (search?.tools() ?? toolkit.tools()).filter(served).map(listedTool),
   }))
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name, arguments: given } = request.params
-    const searched = search?.answer(name, isRecord(given) ? given : {})
-    if (searched !== undefined && search !== undefined) {
-      const before = search.tools()
-      const result = await searched
-      if (search.tools() !== before && options.era === 'legacy') {
-        await server.sendToolListChanged().catch(() => {})
+  // Closes the stream of a call still running after `closeCallStreamsAfterMs`, to be resumed.
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    pollable(ctx, options.closeCallStreamsAfterMs, async () => {
+      const { name, arguments: given } = request.params
+      const searched = search?.answer(name, isRecord(given) ? given : {})
+      if (searched !== undefined && search !== undefined) {
+        const before = search.tools()
+        const result = await searched
+        if (search.tools() !== before && options.era === 'legacy') {
+          await server.sendToolListChanged().catch(() => {})
+        }
+        return callToolResult(result)
       }
-      return callToolResult(result)
-    }
-    const tool = toolkit.get(name)
-    if (tool === undefined || !served(tool)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}".`)
-    }
-    const args = isRecord(given) ? given : {}
-    const toolCallId = String(ctx.mcpReq.id)
-    // Worked out only for a call that takes part in a round of input.
-    let digested: Promise<string> | undefined
-    const digest = (): Promise<string> => {
-      digested ??= argsDigest(args)
-      return digested
-    }
-    if (options.tasks !== undefined && callMode(tool, ctx) === 'task') {
-      const tasks = options.tasks
-      // A tool that asks before its task: the first leg runs in the request, and the retry that brings
-      // its answers becomes the task (a call that needs approval asks both inside its task, as usual).
-      const first = asksBeforeTask(tool) ? checkOnce(toolkit, name, args, toolCallId) : undefined
-      const early = first !== undefined && !(await first.needsApproval)
-      const resumed = early ? await resumedRound({ ctx, name, digest, codec: options.forwarding }) : undefined
-      if (early && resumed === undefined) {
-        const forwarding = forwardingRound({
-          ctx,
-          server,
-          ...options,
-          name,
-          digest,
-          codec: options.forwarding,
-          caller,
-          resumed,
+      const tool = toolkit.get(name)
+      if (tool === undefined || !served(tool)) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}".`)
+      }
+      const args = isRecord(given) ? given : {}
+      const toolCallId = String(ctx.mcpReq.id)
+      // Worked out only for a call that takes part in a round of input.
+      let digested: Promise<string> | undefined
+      const digest = (): Promise<string> => {
+        digested ??= argsDigest(args)
+        return digested
+      }
+      if (options.tasks !== undefined && callMode(tool, ctx) === 'task') {
+        const tasks = options.tasks
+        // A tool that asks before its task: the first leg runs in the request, and the retry that brings
+        // its answers becomes the task (a call that needs approval asks both inside its task, as usual).
+        const first = asksBeforeTask(tool) ? checkOnce(toolkit, name, args, toolCallId) : undefined
+        const early = first !== undefined && !(await first.needsApproval)
+        const resumed = early
+          ? await resumedRound({ ctx, name, digest, codec: options.forwarding })
+          : undefined
+        if (early && resumed === undefined) {
+          const forwarding = forwardingRound({
+            ctx,
+            server,
+            ...options,
+            name,
+            digest,
+            codec: options.forwarding,
+            caller,
+            resumed,
+          })
+          const context = callContext(ctx, toolCallId, request.params._meta, options.era)
+          const result = await first.execute({ ...context, inputRound: forwarding.round })
+          const verdict = await forwarding.verdict()
+          if (verdict?.kind === 'ask') return verdict.result
+          if (verdict?.kind === 'missing') throw verdict.error
+          // It asked nothing: its answer is the task's, finished already.
+          const finished = callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
+          return startTask(tasks, { timeoutMs: taskTimeoutMs(tool), run: async () => finished })
+        }
+        // The approval, when the call needs one, is asked inside the task.
+        return startTask(tasks, {
+          timeoutMs: taskTimeoutMs(tool),
+          run: async (task, ask) => {
+            const inTask = checkOnce(toolkit, name, args, task.id)
+            if (await inTask.needsApproval) {
+              const verdict = await approveInTask({ ctx, ask, name, args, ...options })
+              if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
+            }
+            const signal = task.controller.signal
+            // A source's questions are asked through the task, like its approval.
+            const inputRound = taskRound({ ctx, ask, resumed })
+            return callToolResult(
+              await inTask.execute({
+                toolCallId: task.id,
+                signal,
+                timeoutMs: Number.POSITIVE_INFINITY,
+                inputRound,
+              }),
+            )
+          },
         })
-        const context = callContext(ctx, toolCallId, request.params._meta, options.era)
-        const result = await first.execute({ ...context, inputRound: forwarding.round })
-        const verdict = await forwarding.verdict()
-        if (verdict?.kind === 'ask') return verdict.result
-        if (verdict?.kind === 'missing') throw verdict.error
-        // It asked nothing: its answer is the task's, finished already.
-        const finished = callToolResult(verdict === undefined ? result : errorResult(verdict.reason))
-        return startTask(tasks, { timeoutMs: taskTimeoutMs(tool), run: async () => finished })
       }
-      // The approval, when the call needs one, is asked inside the task.
-      return startTask(tasks, {
-        timeoutMs: taskTimeoutMs(tool),
-        run: async (task, ask) => {
-          const inTask = checkOnce(toolkit, name, args, task.id)
-          if (await inTask.needsApproval) {
-            const verdict = await approveInTask({ ctx, ask, name, args, ...options })
-            if (verdict.kind !== 'run') return callToolResult(errorResult(refusalOf(verdict)))
-          }
-          const signal = task.controller.signal
-          // A source's questions are asked through the task, like its approval.
-          const inputRound = taskRound({ ctx, ask, resumed })
-          return callToolResult(
-            await inTask.execute({
-              toolCallId: task.id,
-              signal,
-              timeoutMs: Number.POSITIVE_INFINITY,
-              inputRound,
-            }),
-          )
+      const checked = checkOnce(toolkit, name, args, toolCallId)
+      // A retry answering a forwarded round: the call was approved before its first round was asked.
+      const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
+      if (resumed === undefined && (await checked.needsApproval)) {
+        const verdict = await askApproval({ server, ctx, name, args, ...options, caller })
+        if (verdict.kind === 'ask') return verdict.result
+        if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
+      }
+      const context = callContext(ctx, toolCallId, request.params._meta, options.era)
+      const traced = options.traced
+      const outcome = await serveRounds({
+        serving: rounds,
+        ctx,
+        name,
+        digest,
+        resumed,
+        run: (inputRound, signal) => {
+          const run = (): Promise<ToolResult> =>
+            checked.execute({ ...context, signal, ...(inputRound !== undefined && { inputRound }) })
+          return traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)
         },
       })
-    }
-    const checked = checkOnce(toolkit, name, args, toolCallId)
-    // A retry answering a forwarded round: the call was approved before its first round was asked.
-    const resumed = await resumedRound({ ctx, name, digest, codec: options.forwarding })
-    if (resumed === undefined && (await checked.needsApproval)) {
-      const verdict = await askApproval({ server, ctx, name, args, ...options, caller })
-      if (verdict.kind === 'ask') return verdict.result
-      if (verdict.kind === 'refuse') return callToolResult(errorResult(verdict.reason))
-    }
-    const context = callContext(ctx, toolCallId, request.params._meta, options.era)
-    const traced = options.traced
-    const outcome = await serveRounds({
-      serving: rounds,
-      ctx,
-      name,
-      digest,
-      resumed,
-      run: (inputRound, signal) => {
-        const run = (): Promise<ToolResult> =>
-          checked.execute({ ...context, signal, ...(inputRound !== undefined && { inputRound }) })
-        return traced === undefined ? run() : traced(name, callerTrace(ctx, request.params._meta), run)
-      },
-    })
-    // The tool handed a round of input up: the caller answers it, and the call goes on from there.
-    if (outcome.kind === 'ask') return outcome.result
-    if (outcome.kind === 'missing') throw outcome.error
-    if (outcome.kind === 'failed') throw outcome.error
-    return callToolResult(outcome.kind === 'done' ? outcome.value : errorResult(outcome.reason))
-  })
-  serveMcpSources(server, toolkit, rounds)
+      // The tool handed a round of input up: the caller answers it, and the call goes on from there.
+      if (outcome.kind === 'ask') return outcome.result
+      if (outcome.kind === 'missing') throw outcome.error
+      if (outcome.kind === 'failed') throw outcome.error
+      return callToolResult(outcome.kind === 'done' ? outcome.value : errorResult(outcome.reason))
+    }),
+  )
+  const subscriptions = subscribing
+    ? options.subscriptions?.session((uri) => {
+        server.sendResourceUpdated({ uri }).catch(() => {})
+      })
+    : undefined
+  // The session's subscriptions end with it (closed, deleted, idle), at the sources too.
+  if (subscriptions !== undefined) server.onclose = () => void subscriptions.close()
+  serveMcpSources(server, toolkit, rounds, subscriptions)
   return server
 }
 

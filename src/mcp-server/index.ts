@@ -7,4 +7,9 @@ export {
   type McpHandlerOptions,
 } from './create-mcp-handler.js'
 export type { McpServeOptions } from './create-toolkit-mcp-server.js'
+export {
+  createMemoryEventStore,
+  type McpEventStore,
+  type MemoryEventStoreOptions,
+} from './event-store.js'
 export { type StdioMcpServer, type StdioServeConfig, serveStdio } from './serve-stdio.js'

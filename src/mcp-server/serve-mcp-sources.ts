@@ -17,6 +17,7 @@ import { joinToolName } from '../tool/names.js'
 import type { Toolkit } from '../toolkit/toolkit.js'
 import { withInputRounds } from './forward-request-rounds.js'
 import type { RoundServing } from './serve-rounds.js'
+import type { SessionSubscriptions } from './served-subscriptions.js'
 
 // What one listing of every source gave, kept so a read or get finds its server without listing again.
 interface Listed {
@@ -27,14 +28,15 @@ interface Listed {
 
 /**
  * What a gateway offers beside tools when its toolkit has MCP servers: their resources, resource
- * templates, prompts, completions and logging. Nothing when the toolkit has none.
+ * templates, prompts, completions and logging, and with `subscribe` resource subscriptions. Nothing
+ * when the toolkit has none.
  *
  * @example
  * const capabilities = { tools: {}, ...sourceCapabilities(toolkit) }
  */
-export function sourceCapabilities(toolkit: Toolkit): ServerCapabilities {
+export function sourceCapabilities(toolkit: Toolkit, subscribe = false): ServerCapabilities {
   if (Object.keys(toolkit.mcpServers()).length === 0) return {}
-  return { resources: {}, prompts: {}, completions: {}, logging: {} }
+  return { resources: subscribe ? { subscribe: true } : {}, prompts: {}, completions: {}, logging: {} }
 }
 
 /**
@@ -43,34 +45,31 @@ export function sourceCapabilities(toolkit: Toolkit): ServerCapabilities {
  * collide, and mapped back on `prompts/get`. A resource keeps its URI (it is the resource's identity); a
  * URI two servers list is served from the first, and its name is prefixed with its server like a prompt.
  * A read goes to the server that listed the URI or whose template matches it; an unknown URI is the
- * protocol's resource-not-found error. With `rounds`, a source that asks for input while it reads a
+ * protocol's resource-not-found error. With `subscriptions` (a 2025 session whose sources offer them),
+ * `resources/subscribe` and `resources/unsubscribe` are served through them. With `rounds`, a source that asks for input while it reads a
  * resource or renders a prompt has its questions put to this request's caller (see `withInputRounds`).
  *
  * @example
  * serveMcpSources(server, toolkit)
  */
-export function serveMcpSources(server: Server, toolkit: Toolkit, rounds?: RoundServing): void {
+export function serveMcpSources(
+  server: Server,
+  toolkit: Toolkit,
+  rounds?: RoundServing,
+  subscriptions?: SessionSubscriptions,
+): void {
   if (Object.keys(toolkit.mcpServers()).length === 0) return
-  const list = async (): Promise<Listed> => {
-    const [resources, templates, prompts] = await Promise.all([
-      toolkit.mcpResources(),
-      toolkit.mcpResourceTemplates(),
-      toolkit.mcpPrompts(),
-    ])
-    const listed: Listed = { resources: new Map(), templates: [], prompts: new Map() }
-    for (const resource of resources) {
-      if (!listed.resources.has(resource.uri)) listed.resources.set(resource.uri, resource)
-    }
-    for (const template of templates) {
-      const match = templateOf(template.uriTemplate)
-      if (match !== undefined) listed.templates.push({ template, match })
-    }
-    for (const prompt of prompts) {
-      const name = joinToolName([prompt.server, prompt.name])
-      if (!listed.prompts.has(name)) listed.prompts.set(name, prompt)
-    }
-    return listed
+  if (subscriptions !== undefined) {
+    server.setRequestHandler('resources/subscribe', async (request) => {
+      await subscriptions.subscribe(request.params.uri)
+      return {}
+    })
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
+      await subscriptions.unsubscribe(request.params.uri)
+      return {}
+    })
   }
+  const list = (): Promise<Listed> => listSources(toolkit)
   server.setRequestHandler(
     'resources/list',
     async (): Promise<ListResourcesResult> => ({
@@ -91,10 +90,7 @@ export function serveMcpSources(server: Server, toolkit: Toolkit, rounds?: Round
   )
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params
-    const listed = await list()
-    const owner =
-      listed.resources.get(uri)?.server ??
-      listed.templates.find(({ match }) => match.match(uri) !== null)?.template.server
+    const owner = ownerIn(await list(), uri)
     if (owner === undefined) {
       throw new ProtocolError(
         ProtocolErrorCode.ResourceNotFound,
@@ -161,6 +157,46 @@ export function serveMcpSources(server: Server, toolkit: Toolkit, rounds?: Round
     )
     return { completion: { ...completion } }
   })
+}
+
+/** One listing of every source's resources, templates and prompts (the first of a URI or name wins). */
+async function listSources(toolkit: Toolkit): Promise<Listed> {
+  const [resources, templates, prompts] = await Promise.all([
+    toolkit.mcpResources(),
+    toolkit.mcpResourceTemplates(),
+    toolkit.mcpPrompts(),
+  ])
+  const listed: Listed = { resources: new Map(), templates: [], prompts: new Map() }
+  for (const resource of resources) {
+    if (!listed.resources.has(resource.uri)) listed.resources.set(resource.uri, resource)
+  }
+  for (const template of templates) {
+    const match = templateOf(template.uriTemplate)
+    if (match !== undefined) listed.templates.push({ template, match })
+  }
+  for (const prompt of prompts) {
+    const name = joinToolName([prompt.server, prompt.name])
+    if (!listed.prompts.has(name)) listed.prompts.set(name, prompt)
+  }
+  return listed
+}
+
+/**
+ * The server a served resource URI comes from: the one that lists it, else the first whose template
+ * matches it; `undefined` for a URI the toolkit does not serve.
+ *
+ * @example
+ * const server = await resourceOwner(toolkit, 'test://static-text') // 'test'
+ */
+export async function resourceOwner(toolkit: Toolkit, uri: string): Promise<string | undefined> {
+  return ownerIn(await listSources(toolkit), uri)
+}
+
+function ownerIn(listed: Listed, uri: string): string | undefined {
+  return (
+    listed.resources.get(uri)?.server ??
+    listed.templates.find(({ match }) => match.match(uri) !== null)?.template.server
+  )
 }
 
 /** A template's matcher; `undefined` for a template the SDK cannot parse (a server's bad data). */

@@ -4,8 +4,10 @@ import type { Toolkit } from '../toolkit/toolkit.js'
 import { approvalCodec } from './ask-approval.js'
 import { readStateClaims } from './claim-request-state.js'
 import { createToolkitMcpServer, type McpServeOptions } from './create-toolkit-mcp-server.js'
+import { resourceOwner } from './serve-mcp-sources.js'
 import { taskStoreFor } from './serve-tasks.js'
 import { servedStateCodec } from './served-state.js'
+import { ServedSubscriptions, subscriptionLimits } from './served-subscriptions.js'
 import { traceServedCalls } from './trace-served-call.js'
 
 /** A toolkit being served over standard input and output. */
@@ -66,6 +68,9 @@ export async function serveStdio(
   // One client per process: its tasks are bound to this connection.
   const tasks = { store: taskStoreFor(options), owner: () => Promise.resolve('stdio') }
   const traced = traceServedCalls(options.telemetry)
+  const subscriptions = new ServedSubscriptions(toolkit, subscriptionLimits(options), (uri) =>
+    resourceOwner(toolkit, uri),
+  )
   const handle = serveSdkStdio(({ era }) =>
     createToolkitMcpServer(toolkit, {
       ...options,
@@ -76,6 +81,7 @@ export async function serveStdio(
       forwarding,
       caller: tasks.owner,
       traced,
+      subscriptions,
       ...(era === 'modern' ? { tasks } : {}),
     }),
   )

@@ -34,6 +34,8 @@ export function createMcpClient(options: {
   /** The elicitation modes declared and answered. @default ['form'] */
   elicitationModes?: readonly ElicitationMode[] | undefined
   onToolListChanged: (client: Client) => void
+  /** A resource the session subscribed to changed (`notifications/resources/updated`). */
+  onResourceUpdated?: ((client: Client, uri: string) => void) | undefined
   /** The server's log messages (`notifications/message`). */
   onLog?: ((entry: ToolLogEntry) => void) | undefined
   /** Kept by the connection across its sessions, so a reconnect inside a list's `ttlMs` does not list again. */
@@ -68,6 +70,12 @@ export function createMcpClient(options: {
   // Transport errors surface through the request they break; out-of-band ones need no console noise.
   client.onerror = () => undefined
   client.setNotificationHandler('notifications/tools/list_changed', () => onToolListChanged(client))
+  const { onResourceUpdated } = options
+  if (onResourceUpdated !== undefined) {
+    client.setNotificationHandler('notifications/resources/updated', ({ params }) =>
+      onResourceUpdated(client, params.uri),
+    )
+  }
   if (onLog !== undefined) {
     client.setNotificationHandler('notifications/message', ({ params }) => {
       const entry: ToolLogEntry = { level: params.level, data: params.data }

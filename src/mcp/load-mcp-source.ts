@@ -23,6 +23,7 @@ import type {
 import type { OAuthOptions } from './oauth-options.js'
 import { readMcpConfig } from './read-mcp-config.js'
 import { resourceAndPromptTools } from './resource-and-prompt-tools.js'
+import { infoOf } from './server-info.js'
 import { memoryTokenStore } from './toolkit-oauth-provider.js'
 
 // How each server's questions are answered: the host's handler, its modes, a gateway's callers.
@@ -209,6 +210,8 @@ export async function loadMcpSource(
       const result = await byName(server, 'resources/read').readResource(uri, options?.inputRound)
       return { server, uri, contents: result.contents }
     },
+    subscribeResource: (server, uri, listener) =>
+      byName(server, 'resources/subscribe').subscribeResource(uri, listener),
     prompts: () =>
       fromEach('prompts', async (server) =>
         (await server.connection.listPrompts()).map(
@@ -372,27 +375,4 @@ function resourceOf(
 function definedOnly<Value extends object>(value: { [Key in keyof Value]: Value[Key] | undefined }): Value {
   for (const key of Object.keys(value) as Array<keyof Value>) if (value[key] === undefined) delete value[key]
   return value as Value
-}
-
-function infoOf(server: LoadedServer): McpServerInfo {
-  if (server.kind === 'skipped') return server.info
-  const tools = server.tools.map((tool) => tool.name)
-  const state = server.connection.state
-  switch (state.status) {
-    case 'connected':
-      return { status: 'connected', tools, transport: state.transport }
-    case 'failed':
-      return {
-        status: 'failed',
-        reason: state.reason,
-        tools,
-        ...(state.transport !== undefined && { transport: state.transport }),
-      }
-    case 'connecting':
-      return { status: 'failed', reason: 'still connecting', tools }
-    case 'closed':
-      return { status: 'failed', reason: 'closed', tools }
-    default:
-      return state satisfies never
-  }
 }

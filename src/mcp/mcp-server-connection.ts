@@ -27,6 +27,7 @@ import { listServerTools } from './list-server-tools.js'
 import { listenForToolChanges } from './listen-for-changes.js'
 import type { RemoteServerPlan, StdioServerPlan } from './mcp-server-plan.js'
 import type { McpProtocolChoice } from './negotiate-era.js'
+import { ResourceWatch } from './resource-watch.js'
 import { describeServer } from './server-description.js'
 import { ServerRequests } from './server-requests.js'
 import { ServerToolList } from './server-tool-list.js'
@@ -67,6 +68,7 @@ export class McpServerConnection {
   // mid-call goes to the caller of the one.
   readonly #inFlight = new InFlight()
   readonly #requests: ServerRequests
+  readonly #watch: ResourceWatch
 
   constructor(plan: StdioServerPlan | RemoteServerPlan, options: ConnectionOptions = {}) {
     this.plan = plan
@@ -83,6 +85,12 @@ export class McpServerConnection {
       scrub: (text) => this.#scrub(text),
       onWarning: options.onWarning,
       inFlight: this.#inFlight,
+    })
+    const { name, timeoutMs } = plan
+    this.#watch = new ResourceWatch({
+      name,
+      timeoutMs,
+      request: (method, run) => this.#requests.request(method, run),
     })
   }
 
@@ -205,6 +213,11 @@ export class McpServerConnection {
     return this.#requests.readResource(uri, round)
   }
 
+  /** Listens to a resource's updates (see `ResourceWatch`); resolves to what stops listening. */
+  subscribeResource(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>> {
+    return this.#watch.subscribe(uri, listener)
+  }
+
   /** Every prompt the server lists (all pages); none when it offers no prompts. */
   listPrompts(): Promise<Prompt[]> {
     return this.#requests.listPrompts()
@@ -287,6 +300,9 @@ export class McpServerConnection {
       onLog: this.#options.onLog,
       inFlight: this.#inFlight,
       forwardInput: this.#options.forwardInput,
+      onResourceUpdated: (client, uri) => {
+        if (this.#session?.client === client) this.#watch.updated(uri)
+      },
       onToolListChanged: (client) => {
         const session = this.#session
         if (session !== undefined && session.client === client) this.#toolsChanged(session)

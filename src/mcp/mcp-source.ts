@@ -13,6 +13,8 @@ export interface McpServerInfo {
   tools: string[]
   /** How the server is (or was last) spoken to, once it connected: a process, streamable HTTP or SSE. */
   transport?: 'stdio' | 'streamable-http' | 'sse'
+  /** True when the server offers resource subscriptions (`resources.subscribe`, when it last connected). */
+  resourceSubscriptions?: boolean
 }
 
 /**
@@ -199,6 +201,12 @@ export interface McpSource {
   resources(): Promise<McpResource[]>
   resourceTemplates(): Promise<McpResourceTemplate[]>
   readResource(server: string, uri: string, options?: McpRequestOptions): Promise<McpResourceContents>
+  /** Listens to a resource's updates at its server; resolves to what stops listening. */
+  subscribeResource(
+    server: string,
+    uri: string,
+    listener: (uri: string) => void,
+  ): Promise<() => Promise<void>>
   prompts(): Promise<McpPrompt[]>
   getPrompt(
     server: string,

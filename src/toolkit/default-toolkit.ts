@@ -201,6 +201,16 @@ export class DefaultToolkit implements Toolkit {
     return this.#mcpOrReject('resources/read', server).then((mcp) => mcp.readResource(server, uri, options))
   }
 
+  subscribeResource(
+    server: string,
+    uri: string,
+    onUpdated: (uri: string) => void,
+  ): Promise<() => Promise<void>> {
+    return this.#mcpOrReject('resources/subscribe', server).then((mcp) =>
+      mcp.subscribeResource(server, uri, onUpdated),
+    )
+  }
+
   mcpPrompts(): Promise<McpPrompt[]> {
     return this.#parts.mcp?.prompts() ?? Promise.resolve([])
   }

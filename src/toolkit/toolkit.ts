@@ -110,6 +110,23 @@ export interface Toolkit extends ToolRunner, AsyncDisposable {
    * `inputRound` (a gateway serving the read to its caller), a 2026-07-28 server's questions go up through it.
    */
   readResource(server: string, uri: string, options?: McpRequestOptions): Promise<McpResourceContents>
+  /**
+   * Listens to the updates of one resource of one server (`resources/subscribe` on a 2025 session, a
+   * `subscriptions/listen` stream on a 2026-07-28 one): `onUpdated` is called with the URI on each
+   * `notifications/resources/updated`. Resolves once the server holds the subscription, to what ends
+   * it (the server is told when its last listener leaves); rejects with an `McpRequestError` when the
+   * server offers no subscriptions (see `mcpServers()[name].resourceSubscriptions`) or refuses. Optional:
+   * a gateway serving a toolkit without it offers no subscriptions.
+   *
+   * @example
+   * const stop = await toolkit.subscribeResource('docs', 'file:///notes.md', (uri) => reread(uri))
+   * await stop()
+   */
+  subscribeResource?(
+    server: string,
+    uri: string,
+    onUpdated: (uri: string) => void,
+  ): Promise<() => Promise<void>>
   /** Every prompt the connected MCP servers list. */
   mcpPrompts(): Promise<McpPrompt[]>
   /**

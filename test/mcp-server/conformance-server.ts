@@ -30,6 +30,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   })
 }
 
+// The handler closes a call's stream after STREAM_MS; test_reconnection answers well after it.
+const STREAM_MS = 200
+const RECONNECTION_MS = 1500
+
 const source = await serveSource()
 const toolkit = await createToolkit({
   mcpConfig: { mcpServers: { test: { url: `${source.url}/mcp` } } },
@@ -121,6 +125,15 @@ const toolkit = await createToolkit({
       longRunning: true,
       execute: ({ filename }) => `Deleted ${filename}.`,
     }),
+    // Outlasts its SSE stream, which the handler closes after a moment: the client resumes it.
+    defineTool({
+      name: 'test_reconnection',
+      description: 'Answers after its stream was closed and resumed.',
+      execute: async (_args, { signal }) => {
+        await sleep(RECONNECTION_MS, signal)
+        return 'Reconnection test completed successfully.'
+      },
+    }),
     defineTool({
       name: 'test_simple_text',
       description: 'Returns simple text.',
@@ -202,6 +215,7 @@ const handler = createMcpHandler({
   toolkit,
   allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
   authorize: () => true,
+  closeCallStreamsAfterMs: STREAM_MS,
 })
 const server = await serveFetch(handler, Number(process.env.PORT ?? 0))
 process.stdout.write(`${server.url}/mcp\n`)

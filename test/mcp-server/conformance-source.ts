@@ -2,7 +2,8 @@
 // tools: resources, a resource template, prompts (plain, with arguments, with an embedded resource, with
 // an image), completions, a tool that logs, one that reports progress, one that answers with an embedded
 // resource, one with mixed content, and tools, a prompt and a resource that ask the client for input
-// (asking-tools.ts, input-required-tools.ts). Named `test` in the gateway's mcp.json, so its tools and prompts
+// (asking-tools.ts, input-required-tools.ts), and a resource to subscribe to (on 2026-07-28, through a
+// subscriptions/listen stream). Named `test` in the gateway's mcp.json, so its tools and prompts
 // are served as `test_<name>`: the names the suite calls.
 import {
   type CallToolResult,
@@ -10,6 +11,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ServerNotifier,
   createMcpHandler as sdkMcpHandler,
 } from '@modelcontextprotocol/server'
 import { ASKING_TOOLS, askingTool } from './asking-tools.js'
@@ -54,7 +56,9 @@ const EMBEDDED = {
 export function createSourceServer(): Server {
   const server = new Server(
     { name: 'conformance-source', version: '1.0.0' },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} } },
+    {
+      capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} },
+    },
   )
   server.setRequestHandler('tools/list', () => ({ tools: TOOLS }))
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
@@ -125,6 +129,12 @@ export function createSourceServer(): Server {
         description: 'A static PNG',
         mimeType: 'image/png',
       },
+      {
+        uri: 'test://watched-resource',
+        name: 'watched-resource',
+        description: 'A resource to subscribe to',
+        mimeType: 'text/plain',
+      },
       ASKING_RESOURCE,
     ],
   }))
@@ -146,6 +156,9 @@ export function createSourceServer(): Server {
       return {
         contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
       }
+    }
+    if (uri === 'test://watched-resource') {
+      return { contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content.' }] }
     }
     if (uri === 'test://static-binary') return { contents: [{ uri, mimeType: 'image/png', blob: RED_PIXEL }] }
     const id = /^test:\/\/template\/([^/]+)\/data$/.exec(uri)?.[1]
@@ -236,9 +249,16 @@ export function createSourceServer(): Server {
   return server
 }
 
-/** The source served over streamable HTTP on loopback (both eras, stateless 2025 serving). */
-export async function serveSource(): Promise<FetchServer> {
+/**
+ * The source served over streamable HTTP on loopback (both eras, stateless 2025 serving), with what
+ * publishes its changes to the 2026-07-28 clients listening (`notify.resourceUpdated(uri)`).
+ */
+export async function serveSource(): Promise<FetchServer & { notify: ServerNotifier }> {
   const handler = sdkMcpHandler(() => createSourceServer(), { legacy: 'stateless' })
   const served = await serveFetch((request) => handler.fetch(request))
-  return { url: served.url, close: () => handler.close().then(() => served.close()) }
+  return {
+    url: served.url,
+    notify: handler.notify,
+    close: () => handler.close().then(() => served.close()),
+  }
 }

@@ -73,6 +73,7 @@ describe.each([
     expect(resources.map(({ uri, name }) => [uri, name])).toStrictEqual([
       ['test://static-text', 'test_static-text'],
       ['test://static-binary', 'test_static-binary'],
+      ['test://watched-resource', 'test_watched-resource'],
       ['test://asking', 'test_asking'],
     ])
     const { resourceTemplates } = await client.listResourceTemplates()
