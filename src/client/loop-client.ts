@@ -83,12 +83,20 @@ export class LoopClient<Message> implements Client<Message> {
     return this.#userMessage(typeof content === 'string' ? [{ type: 'text', text: content }] : content)
   }
 
-  async run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
-    if (this.#durable === undefined) {
-      // The loop as one async function: no generator stands in between.
+  // Not `async`: the loop's own promise is handed back, with no frame of this method's around it.
+  run(prompt: string | Message[], options: RunOptions<Message> = {}): Promise<RunResult<Message>> {
+    if (this.#durable !== undefined) return this.#runToEnd(prompt, options)
+    try {
       checkRunOptions(prompt, options)
-      return await runQuietly(this.#loopInput(prompt, options, 'generate', undefined))
+    } catch (error) {
+      return Promise.reject(error)
     }
+    // The loop as one async function: no generator stands in between.
+    return runQuietly(this.#loopInput(prompt, options, 'generate', undefined))
+  }
+
+  /** A durable run, its events left unread: its result. */
+  async #runToEnd(prompt: string | Message[], options: RunOptions<Message>): Promise<RunResult<Message>> {
     const events = this.#start(prompt, options, 'generate', undefined)
     while (true) {
       const next = await events.next()

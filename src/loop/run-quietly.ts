@@ -1,5 +1,6 @@
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunResult } from '../contracts/run-types.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import type { LoopInput } from './loop-input.js'
 import { RunScope } from './run-scope.js'
 import { finishedResult, goesOn, startRun } from './start-run.js'
@@ -22,7 +23,8 @@ export async function runQuietly<Message>(input: LoopInput<Message>): Promise<Ru
   let completed = false
   let trace: RunTelemetry | undefined
   try {
-    const run = await startRun(input, scope, false)
+    const started = startRun(input, scope, false)
+    const run = isPromiseLike(started) ? await started : started
     trace = run.trace
     while (true) {
       const suspended = await takeTurnQuietly(run)

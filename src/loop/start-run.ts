@@ -1,8 +1,8 @@
 import type { ApprovalGuard } from '../approvals/approval-guard.js'
-import { openResume } from '../approvals/open-resume.js'
-import type { RunTelemetry } from '../contracts/run-telemetry.js'
+import { openResume, type ResumedRun } from '../approvals/open-resume.js'
+import type { LoopTelemetry, RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunResult } from '../contracts/run-types.js'
-import type { ModelTurn } from '../contracts/transport.js'
+import type { ModelTurn, Transport } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
 import { addUsage } from './add-usage.js'
 import type { LoopInput } from './loop-input.js'
@@ -12,19 +12,35 @@ import { SearchSession } from './search-session.js'
 
 /**
  * Sets a run up: its transport (once resolved), the suspended run it resumes (claimed first), its
- * transcript, system prompt, trace and tool search.
+ * transcript, system prompt, trace and tool search. Synchronous when nothing is left to wait for (the
+ * transport and telemetry loaded, no run to resume), so that a plain run's start has no async frame.
  *
  * @example
- * const run = await startRun(input, new RunScope({ signal: input.signal }), false)
+ * const started = startRun(input, new RunScope({ signal: input.signal }), false)
+ * const run = isPromiseLike(started) ? await started : started
  */
-export async function startRun<Message>(
+export function startRun<Message>(
+  input: LoopInput<Message>,
+  scope: RunScope,
+  streaming: boolean,
+): LoopRun<Message> | Promise<LoopRun<Message>> {
+  scope.check()
+  const { transport } = input
+  const { telemetry } = input.settings
+  if (isPromiseLike(transport) || input.resume !== undefined || isPromiseLike(telemetry)) {
+    return startRunLater(input, scope, streaming)
+  }
+  return newRun(input, scope, streaming, transport, undefined, telemetry)
+}
+
+/** {@link startRun} once the transport, the resumed run and the telemetry are awaited, in that order. */
+async function startRunLater<Message>(
   input: LoopInput<Message>,
   scope: RunScope,
   streaming: boolean,
 ): Promise<LoopRun<Message>> {
-  const { settings, toolkit, prompt } = input
-  scope.check()
-  let transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
+  const { settings } = input
+  const transport = isPromiseLike(input.transport) ? await scope.race(input.transport) : input.transport
   const { approvalGuard } = settings
   // In a durable run the claim is a recorded step: a replay after a crash takes the claim it won
   // instead of claiming again (and losing to itself).
@@ -37,16 +53,30 @@ export async function startRun<Message>(
     input.resume === undefined
       ? undefined
       : await scope.race(openResume(input.resume, settings.runState, claim))
+  const telemetry = isPromiseLike(settings.telemetry)
+    ? await scope.race(settings.telemetry)
+    : settings.telemetry
+  return newRun(input, scope, streaming, transport, resumed, telemetry)
+}
+
+/** The run, once everything it starts from is at hand. */
+function newRun<Message>(
+  input: LoopInput<Message>,
+  scope: RunScope,
+  streaming: boolean,
+  given: Transport<Message>,
+  resumed: ResumedRun | undefined,
+  telemetry: LoopTelemetry | undefined,
+): LoopRun<Message> {
+  const { settings, toolkit, prompt } = input
+  let transport = given
   const messages =
     resumed !== undefined
       ? (resumed.messages as Message[])
       : [...input.history, ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt)]
   const system = joinSystem(settings.system, input.system, toolkit?.skillsPrompt())
   let trace: RunTelemetry | undefined
-  if (settings.telemetry !== undefined) {
-    const telemetry = isPromiseLike(settings.telemetry)
-      ? await scope.race(settings.telemetry)
-      : settings.telemetry
+  if (telemetry !== undefined) {
     trace = telemetry.startRun({ model: transport.model, toolkit, system, prompt })
     transport = trace.traceTransport(transport)
   }

@@ -182,14 +182,27 @@ function ownCalls<Message>(run: LoopRun<Message>, calls: PreparedCall[]): Prepar
   return own
 }
 
-/** The calls, and the approvals they wait for when the toolkit holds some. */
-async function heldCalls<Message>(
+/**
+ * The calls, and the approvals they wait for when the toolkit holds some: synchronous when the toolkit
+ * knows at once that none waits (the common case, no rule is async).
+ */
+function heldCalls<Message>(
   run: LoopRun<Message>,
   calls: PreparedCall[],
   approvals: NonNullable<LoopRun<Message>['approvals']>,
+): TurnCalls | Promise<TurnCalls> {
+  const found = findHeldCalls(calls, approvals)
+  if (found === undefined) return { calls, presets: undefined }
+  return presetCalls(run, calls, found)
+}
+
+/** The calls with the presets of those that wait for approval. */
+async function presetCalls<Message>(
+  run: LoopRun<Message>,
+  calls: PreparedCall[],
+  found: boolean[] | undefined | Promise<boolean[] | undefined>,
 ): Promise<TurnCalls> {
   const { scope, settings } = run
-  const found = findHeldCalls(calls, approvals)
   const held = isPromiseLike(found) ? await scope.race(found) : found
   if (held === undefined) return { calls, presets: undefined }
   run.runId ??= run.input.runId ?? crypto.randomUUID()
