@@ -2,7 +2,9 @@ import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch'
 import type { Tool } from '../tool/types.js'
 import { BestScores } from './best-scores.js'
 import { definitionKey } from './definition-key.js'
+import { DEFAULT_WEIGHTS, type RankingWeights } from './ranking-weights.js'
 import { searchTerms, searchWords } from './search-terms.js'
+import { withServerCoherence } from './server-coherence.js'
 import { ServerIndex, type ServerMatch } from './server-index.js'
 import { collectParams, meaningWords } from './tool-text.js'
 import { VectorMatrix } from './vector-matrix.js'
@@ -21,52 +23,6 @@ interface ToolDocument {
   name: string[]
   description: string[]
   params: string[]
-}
-
-/** How the fields weigh against each other, and how a query term may match. */
-export interface RankingWeights {
-  name: number
-  description: number
-  params: number
-  source: number
-  /** BM25's term-frequency saturation and length normalization. */
-  k: number
-  b: number
-  /** A query keeps at most this many of its terms, the rarest: each costs a pass over its postings. */
-  maxQueryTerms: number
-  /**
-   * How many tools a query's terms may reach together, counted over each term's tools: the rarest terms
-   * are kept until the next would pass it (the rarest is always kept). It bounds a query's work on a
-   * large index: over a few hundred tools a query seldom reaches it; over 10,000, a long request is
-   * searched by its rarest terms.
-   */
-  maxPostings: number
-  /**
-   * With word vectors: how much the cosine of the query's and a tool's meaning adds to the full-text
-   * score (which is scaled so that the best match scores 1).
-   */
-  meaning: number
-  /** With word vectors: how many full-text matches are mixed with the meaning of every tool. */
-  fullTextDepth: number
-  /** How much a query term said more than once gains: its weight is multiplied by 1 + this × ln(times said). */
-  repeated: number
-  /** With word vectors: how many tools, nearest in meaning over all tools, are mixed with the full-text matches. */
-  meaningDepth: number
-}
-
-export const DEFAULT_WEIGHTS: RankingWeights = {
-  name: 3,
-  description: 1.5,
-  params: 0.5,
-  source: 1,
-  k: 1.2,
-  b: 0.5,
-  maxQueryTerms: 32,
-  maxPostings: 1_000,
-  meaning: 2,
-  fullTextDepth: 50,
-  repeated: 1,
-  meaningDepth: 50,
 }
 
 const FIELDS = ['name', 'description', 'params'] as const
@@ -216,9 +172,29 @@ export class ToolIndex {
 
   /** The tools best matching `query`, best first, at most `limit`. */
   search(query: string, limit: number): ToolMatch[] {
+    const { coherence, coherenceDepth, coherenceMembers, fullTextDepth } = this.#weights
+    const depth = coherence === 0 ? limit : Math.max(limit, coherenceDepth)
     const meaning = this.#vectors === undefined ? undefined : textVector(this.#vectors, searchWords(query))
-    const matches = this.#fullText(query, meaning === undefined ? limit : this.#weights.fullTextDepth)
-    return meaning === undefined ? matches : this.#withMeaning(matches, meaning, limit)
+    const matches = this.#fullText(query, meaning === undefined ? depth : Math.max(depth, fullTextDepth))
+    const ranked = meaning === undefined ? matches : this.#withMeaning(matches, meaning, depth)
+    if (coherence === 0) return ranked
+    const candidates = ranked.map(({ name, score }) => ({
+      name,
+      score,
+      server: this.#indexed.get(name)?.server,
+    }))
+    return this.#matches(
+      withServerCoherence(candidates, { weight: coherence, members: coherenceMembers, limit }),
+    )
+  }
+
+  #matches(ranked: ReadonlyArray<{ name: string; score: number }>): ToolMatch[] {
+    const matches: ToolMatch[] = []
+    for (const { name, score } of ranked) {
+      const tool = this.#indexed.get(name)?.tool
+      if (tool !== undefined) matches.push({ name: tool.name, description: tool.description, score })
+    }
+    return matches
   }
 
   #fullText(query: string, limit: number): ToolMatch[] {
@@ -243,12 +219,7 @@ export class ToolIndex {
       taken++
     }
     for (const [name, score] of withServer) best.offer(name, score)
-    const matches: ToolMatch[] = []
-    for (const { name, score } of best.list()) {
-      const tool = this.#indexed.get(name)?.tool
-      if (tool !== undefined) matches.push({ name: tool.name, description: tool.description, score })
-    }
-    return matches
+    return this.#matches(best.list())
   }
 
   /**
@@ -321,10 +292,7 @@ export class ToolIndex {
     }
     const ranked = new BestScores(limit)
     for (const [name, score] of scores) ranked.offer(name, score)
-    return ranked.list().flatMap(({ name, score }) => {
-      const tool = this.#indexed.get(name)?.tool
-      return tool === undefined ? [] : [{ name: tool.name, description: tool.description, score }]
-    })
+    return this.#matches(ranked.list())
   }
 
   #meaningMatrix(): MeaningMatrix {

@@ -155,9 +155,9 @@ export class DefaultToolkit implements Toolkit {
       MAX_SEARCH_LIMIT,
     )
     this.#search ??= import('../search/tool-index.js').then(
-      ({ DEFAULT_WEIGHTS, ToolIndex }) =>
+      ({ ToolIndex }) =>
         new ToolSearch(
-          new ToolIndex(DEFAULT_WEIGHTS, this.searchOptions?.wordVectors),
+          new ToolIndex(undefined, this.searchOptions?.wordVectors),
           this.searchOptions?.embeddings,
         ),
     )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_WEIGHTS, ToolIndex } from '../../src/search/tool-index.js'
+import { DEFAULT_WEIGHTS } from '../../src/search/ranking-weights.js'
+import { ToolIndex } from '../../src/search/tool-index.js'
 import type { Tool } from '../../src/tool/types.js'
 
 function tool(name: string, description: string): Tool {
