@@ -84,7 +84,7 @@ async function sdkClient(mode: SdkMode = 'pinned', kind: ServerKind = 'both eras
   const env = Object.fromEntries(
     Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   )
-  await client.connect(
+  const transport =
     mode === 'same transport'
       ? new StdioProcessTransport({ command: process.execPath, args, env, cwd: undefined })
       : new StdioClientTransport({
@@ -92,8 +92,19 @@ async function sdkClient(mode: SdkMode = 'pinned', kind: ServerKind = 'both eras
           args,
           stderr: 'pipe',
           ...(mode === 'host environment' && { env }),
-        }),
-  )
+        })
+  try {
+    await client.connect(transport)
+  } catch (error) {
+    // A 2025-only server may exit on the era probe: like the toolkit, start it again the 2025 way.
+    if (mode !== 'same transport' || (error as { code?: unknown }).code !== 'ERA_NEGOTIATION_FAILED')
+      throw error
+    await client.close().catch(() => undefined)
+    const legacy = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } })
+    await legacy.connect(new StdioProcessTransport({ command: process.execPath, args, env, cwd: undefined }))
+    if ((await legacy.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
+    return legacy
+  }
   if ((await client.listTools()).tools.length !== 2) throw new Error('sdk: expected 2 tools')
   return client
 }
