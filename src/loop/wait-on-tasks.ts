@@ -47,16 +47,19 @@ async function fetchBefore<Message>(
   context: LoopCallContext<Message>,
   deadline: number,
 ): Promise<ToolResult | undefined> {
-  const expiry = new AbortController()
+  // The round's signal: aborted at the deadline, or with the run.
+  const round = new AbortController()
   // At least a millisecond: the round must start before it is aborted, or nothing asks for the cancel.
-  const timer = setTimeout(() => expiry.abort(), Math.max(1, deadline - Date.now()))
+  const timer = setTimeout(() => round.abort(), Math.max(1, deadline - Date.now()))
   const outside = context.scope.outsideSignal
-  const signal = outside === undefined ? expiry.signal : AbortSignal.any([outside, expiry.signal])
+  const onOutside = () => round.abort(outside?.reason)
+  outside?.addEventListener('abort', onOutside, { once: true })
   try {
-    const result = await answerTask(prepared, task, context, signal)
-    return expiry.signal.aborted && outside?.aborted !== true ? undefined : result
+    const result = await answerTask(prepared, task, context, round.signal)
+    return round.signal.aborted && outside?.aborted !== true ? undefined : result
   } finally {
     clearTimeout(timer)
+    outside?.removeEventListener('abort', onOutside)
   }
 }
 
