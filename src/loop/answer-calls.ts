@@ -162,10 +162,10 @@ function answerer<Message>(
     : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
   const steps = run.input.durable?.steps
   // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
-  // waits for the task inside the call's step instead of suspending on it (for the toolkit's tool timeout
-  // at most).
+  // waits for the task inside the call's step instead of suspending on it (for `maxTaskWaitMs`, else the
+  // toolkit's tool timeout, at most).
   const wait = run.input.waitOnTasks === true || steps !== undefined
-  const answered = wait ? waitingOnTasks(untraced, context) : untraced
+  const answered = wait ? waitingOnTasks(untraced, context, run.settings.maxTaskWaitMs) : untraced
   const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))

@@ -15,6 +15,8 @@ export interface LoopSettings<Message> {
   retry: RetryPolicy
   timeoutMs: number | undefined
   toolConcurrency: number
+  /** How long a run that cannot suspend waits on an MCP task; the toolkit's tool timeout when unset. */
+  maxTaskWaitMs: number | undefined
   /** Traces every run, model call and tool call; loaded on demand, so its promise until then. */
   telemetry?: LoopTelemetry | PromiseLike<LoopTelemetry> | undefined
   /** How suspended runs are sealed and checked (the client's transport, key and expiry). */

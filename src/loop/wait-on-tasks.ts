@@ -11,19 +11,20 @@ import type { PreparedCall } from './prepare-call.js'
 /**
  * `answer`, waiting for a call left running as an MCP task: its server is asked again (each round bounded
  * like a resumed task's fetch) until the task settles, the run is aborted (then the call keeps the result
- * it had), or the bound passes. The bound is the toolkit's tool timeout (`toolTimeoutMs`, one minute when
- * the toolkit names none), counted from the call's start: past it the round in flight is aborted, which
+ * it had), or the bound passes. The bound is `maxWaitMs` (the run's `maxTaskWaitMs`), else the toolkit's tool
+ * timeout (`toolTimeoutMs`, one minute when the toolkit names none), counted from the call's start: past it the round in flight is aborted, which
  * asks the server to cancel the task (`tasks/cancel`, best effort), and the call is answered with an error
  * that says so. For runs that cannot be resumed, so must not suspend on a task.
  *
  * @example
- * const answer = waitingOnTasks((call) => answerCall(call, context), context)
+ * const answer = waitingOnTasks((call) => answerCall(call, context), context, settings.maxTaskWaitMs)
  */
 export function waitingOnTasks<Message>(
   answer: (call: PreparedCall) => Promise<ToolResult>,
   context: LoopCallContext<Message>,
+  maxWaitMs: number | undefined,
 ): (call: PreparedCall) => Promise<ToolResult> {
-  const boundMs = context.toolkit?.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+  const boundMs = maxWaitMs ?? context.toolkit?.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
   return async (prepared) => {
     const deadline = Date.now() + boundMs
     let result = await answer(prepared)
