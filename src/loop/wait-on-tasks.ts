@@ -11,10 +11,11 @@ import type { PreparedCall } from './prepare-call.js'
 /**
  * `answer`, waiting for a call left running as an MCP task: its server is asked again (each round bounded
  * like a resumed task's fetch) until the task settles, the run is aborted (then the call keeps the result
- * it had), or the bound passes. The bound is `maxWaitMs` (the run's `maxTaskWaitMs`), else the toolkit's tool
- * timeout (`toolTimeoutMs`, one minute when the toolkit names none), counted from the call's start: past it the round in flight is aborted, which
- * asks the server to cancel the task (`tasks/cancel`, best effort), and the call is answered with an error
- * that says so. For runs that cannot be resumed, so must not suspend on a task.
+ * it had), or the bound passes. The bound is `maxWaitMs` (the run's `maxTaskWaitMs`), else the toolkit's
+ * tool timeout (`toolTimeoutMs`, one minute when the toolkit names none), counted from the call's start:
+ * past it the round in flight is aborted, which asks the server to cancel the task (`tasks/cancel`, best
+ * effort), and the call is answered with an error that says so. For runs that cannot be resumed, so must
+ * not suspend on a task.
  *
  * @example
  * const answer = waitingOnTasks((call) => answerCall(call, context), context, settings.maxTaskWaitMs)

@@ -80,8 +80,8 @@ export interface ToolRunner {
   skillsPrompt(): string
   /**
    * The time one call may take, in milliseconds (`createToolkit`'s `toolTimeoutMs`). A run that cannot
-   * suspend on an MCP task (the provider form, a durable run) waits that long for it at most, from the
-   * call's start; one minute when a toolkit made elsewhere leaves it out.
+   * suspend on an MCP task (the provider form, a durable run) and names no `maxTaskWaitMs` waits that
+   * long for it at most, from the call's start; one minute when a toolkit made elsewhere leaves it out.
    */
   readonly toolTimeoutMs?: number
   /**
