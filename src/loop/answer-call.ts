@@ -77,18 +77,19 @@ export function answerTask<Message>(
   prepared: PreparedCall,
   task: PendingTaskMark,
   context: LoopCallContext<Message>,
+  signal: AbortSignal | undefined = context.scope.outsideSignal,
 ): Promise<ToolResult> {
-  return settleQuietly(fetchTask(prepared, task, context))
+  return settleQuietly(fetchTask(prepared, task, context, signal))
 }
 
 async function fetchTask<Message>(
   prepared: PreparedCall,
   task: PendingTaskMark,
   context: LoopCallContext<Message>,
+  signal: AbortSignal | undefined,
 ): Promise<ToolResult> {
-  const { toolkit, hooks, scope } = context
+  const { toolkit, hooks } = context
   const { call } = prepared
-  const signal = scope.outsideSignal
   const result =
     toolkit?.fetchTask === undefined
       ? errorResult(
@@ -103,7 +104,7 @@ async function fetchTask<Message>(
 }
 
 /** A call's result as the `afterTool` hook leaves it (as it is without the hook). */
-async function afterTool<Message>(
+export async function afterTool<Message>(
   hooks: Hooks<Message>,
   call: PreparedCall['call'],
   args: Record<string, unknown>,
@@ -148,27 +149,5 @@ function executeTool(
     return Promise.resolve(running).then(undefined, failed)
   } catch (error) {
     return Promise.resolve(failed(error))
-  }
-}
-
-/**
- * `answer`, waiting for a call left running as an MCP task: its server is asked again (each round bounded
- * like a resumed task's fetch) until the task settles, or until the run is aborted (then the call keeps
- * its pending-task result). For runs that cannot be resumed, so must not suspend on a task.
- *
- * @example
- * const answer = waitingOnTasks((call) => answerCall(call, context), context)
- */
-export function waitingOnTasks<Message>(
-  answer: (call: PreparedCall) => Promise<ToolResult>,
-  context: LoopCallContext<Message>,
-): (call: PreparedCall) => Promise<ToolResult> {
-  return async (prepared) => {
-    let result = await answer(prepared)
-    for (;;) {
-      const task = pendingTaskOf(result)
-      if (task === undefined || context.scope.outsideSignal?.aborted === true) return result
-      result = await answerTask(prepared, task, context)
-    }
   }
 }

@@ -4,10 +4,11 @@ import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
 import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall, answerTask, waitingOnTasks } from './answer-call.js'
+import { answerCall, answerTask } from './answer-call.js'
 import type { LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
+import { waitingOnTasks } from './wait-on-tasks.js'
 
 /** A turn's answers, in call order, and whether some call still waits (for approval, or as a task). */
 export interface TurnAnswers {
@@ -161,9 +162,10 @@ function answerer<Message>(
     : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
   const steps = run.input.durable?.steps
   // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
-  // waits for the task inside the call's step instead of suspending on it.
+  // waits for the task inside the call's step instead of suspending on it (for `maxTaskWaitMs`, else the
+  // toolkit's tool timeout, at most).
   const wait = run.input.waitOnTasks === true || steps !== undefined
-  const answered = wait ? waitingOnTasks(untraced, context) : untraced
+  const answered = wait ? waitingOnTasks(untraced, context, run.settings.maxTaskWaitMs) : untraced
   const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))

@@ -15,6 +15,8 @@ export interface LoopSettings<Message> {
   retry: RetryPolicy
   timeoutMs: number | undefined
   toolConcurrency: number
+  /** How long a run that cannot suspend waits on an MCP task; the toolkit's tool timeout when unset. */
+  maxTaskWaitMs: number | undefined
   /** Traces every run, model call and tool call; loaded on demand, so its promise until then. */
   telemetry?: LoopTelemetry | PromiseLike<LoopTelemetry> | undefined
   /** How suspended runs are sealed and checked (the client's transport, key and expiry). */
@@ -66,8 +68,9 @@ export interface LoopInput<Message> {
   durable?: { steps: DurableSteps; emit?: ((event: RunEvent<Message>) => void) | undefined } | undefined
   /**
    * Waits for a call that runs on its MCP server as a task past its `taskWaitMs`, asking the server again
-   * until the task settles (or the run is aborted), instead of suspending the run on it: for callers that
-   * cannot resume a run (the provider form). A durable run always waits, inside the call's step.
+   * until the task settles, the run is aborted or `maxTaskWaitMs` passes, instead of suspending the run on
+   * it: for callers that cannot resume a run (the provider form). A durable run always waits, inside the
+   * call's step.
    */
   waitOnTasks?: boolean
 }

@@ -37,6 +37,13 @@ export interface LoopOptions<Message> {
   /** Tool calls of one turn run at once, at most. @default 10 */
   toolConcurrency?: number
   /**
+   * Milliseconds a run that cannot suspend (`withToolkit`, a durable run) waits for a call its MCP server
+   * runs as a task past `taskWaitMs`, from the call's start; then the task is cancelled and the model is
+   * told it did not finish. Runs that suspend on a task (`createClient`'s, the chat handler's) ignore it.
+   * @default the toolkit's `toolTimeoutMs` (one minute)
+   */
+  maxTaskWaitMs?: number
+  /**
    * OpenTelemetry spans and metrics for every run, model call and tool call, by the GenAI semantic
    * conventions. Needs `@opentelemetry/api` installed; nothing of it loads without this option.
    *
@@ -87,6 +94,7 @@ export function readSettings<Message>(
     hooks = {},
     timeoutMs,
     toolConcurrency = DEFAULT_TOOL_CONCURRENCY,
+    maxTaskWaitMs,
   } = options
   if (system !== undefined && typeof system !== 'string') {
     throw new ConfigError('`system` must be a string (the system prompt).', { field: 'system' })
@@ -103,6 +111,15 @@ export function readSettings<Message>(
     throw new ConfigError(
       `\`timeoutMs\` must be a positive number of milliseconds; got ${String(timeoutMs)}.`,
       { field: 'timeoutMs' },
+    )
+  }
+  if (
+    maxTaskWaitMs !== undefined &&
+    !(typeof maxTaskWaitMs === 'number' && maxTaskWaitMs > 0 && Number.isFinite(maxTaskWaitMs))
+  ) {
+    throw new ConfigError(
+      `\`maxTaskWaitMs\` must be a positive number of milliseconds; got ${String(maxTaskWaitMs)}.`,
+      { field: 'maxTaskWaitMs' },
     )
   }
   if (
@@ -153,6 +170,7 @@ export function readSettings<Message>(
     retry: readRetry(options.retries),
     timeoutMs,
     toolConcurrency,
+    maxTaskWaitMs,
     telemetry: readTelemetry(options.telemetry),
     runState: {
       transport: kind,

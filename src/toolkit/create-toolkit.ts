@@ -13,6 +13,7 @@ import type { Tool } from '../tool/types.js'
 import { type ApprovalPolicy, readApprovalPolicy } from './approval-policy.js'
 import { checkToolsOption } from './check-tools-option.js'
 import { DefaultToolkit } from './default-toolkit.js'
+import { DEFAULT_TOOL_TIMEOUT_MS } from './run-tool.js'
 import type { Toolkit } from './toolkit.js'
 import { registerToolkitSecrets } from './toolkit-secrets.js'
 
@@ -108,7 +109,6 @@ export interface ToolkitOptions {
    */
   search?: ToolSearchOptions
 }
-const DEFAULT_TOOL_TIMEOUT_MS = 60_000
 
 /**
  * Builds a toolkit from host tools, an `mcp.json`, skill folders and HTTP endpoints. MCP servers connect in

@@ -83,6 +83,10 @@ export class DefaultToolkit implements Toolkit {
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
 
+  get toolTimeoutMs(): number {
+    return this.#parts.limits.timeoutMs
+  }
+
   tools(): readonly Tool[] {
     return this.#list
   }

@@ -5,6 +5,9 @@ import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { Tool, ToolContext, ToolResult } from '../tool/types.js'
 import { runnerForCheckedArgs } from '../tool/validating-tool.js'
 
+/** The time one tool call may take when the toolkit is given no `toolTimeoutMs`: one minute. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000
+
 /** How a toolkit bounds one tool call. */
 export interface RunToolLimits {
   /** Milliseconds a call may take before it is answered with an error and its signal aborted. */

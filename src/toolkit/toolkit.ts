@@ -79,6 +79,12 @@ export interface ToolRunner {
   /** The system-prompt block that lists the skills; empty when there are none. */
   skillsPrompt(): string
   /**
+   * The time one call may take, in milliseconds (`createToolkit`'s `toolTimeoutMs`). A run that cannot
+   * suspend on an MCP task (the provider form, a durable run) and names no `maxTaskWaitMs` waits that
+   * long for it at most, from the call's start; one minute when a toolkit made elsewhere leaves it out.
+   */
+  readonly toolTimeoutMs?: number
+  /**
    * Asks an MCP server for the result of a task a call left working (see `taskWaitMs`): the result, or
    * once more a pending-task result when it still works. Never throws: an unknown server, a failed,
    * cancelled or unknown task come back as error results. Optional: the loop answers a resumed task

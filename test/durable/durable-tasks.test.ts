@@ -66,4 +66,37 @@ describe('a durable run whose MCP call runs as a task past taskWaitMs', () => {
     },
     120_000,
   )
+
+  it.runIf(havePostgres)(
+    'gives up on a task that never settles at the tool timeout: the model reads why, the server is asked to cancel',
+    async () => {
+      const mcp = await startTaskServer(closers)
+      const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
+      closers.push(() => model.close())
+      const toolkit = await toolkitFor(closers, mcp.url, { toolTimeoutMs: 1500 })
+      const client = clientFor(model, { durable })
+      const count = (method: string) => mcp.methods.filter((each) => each === method).length
+      const started = Date.now()
+      const done = await client.run('Build the July report', { toolkit, runId: 'task-run-never' })
+      expect(Date.now() - started).toBeLessThan(30_000)
+      expect(done.status).toBe('done')
+      const [message] = model.toolMessages(1)
+      expect(message?.id).toBe('c1')
+      expect(message?.content).toMatch(
+        /^Task "[^"]+" on MCP server "srv" did not finish within 1500 ms, .*may still be running\.$/,
+      )
+      for (let waited = 0; count('tasks/cancel') === 0 && waited < 10_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(count('tasks/cancel')).toBe(1)
+      // The error is the step's record: the run asked for again takes it without asking the server.
+      const fetched = count('tasks/get')
+      const recorded = await client.run('Build the July report', { toolkit, runId: 'task-run-never' })
+      expect(recorded.text).toBe(done.text)
+      expect(count('tasks/get')).toBe(fetched)
+      expect(count('tools/call')).toBe(1)
+      expect(model.requests).toHaveLength(2)
+    },
+    60_000,
+  )
 })

@@ -18,6 +18,8 @@ describe('createClient checks its options at once, saying what to change', () =>
     [{ model, retries: { initialDelayMs: -5 } }, '`retries.initialDelayMs` must be a number of milliseconds'],
     [{ model, timeoutMs: 0 }, '`timeoutMs` must be a positive number of milliseconds; got 0.'],
     [{ model, toolConcurrency: 0 }, '`toolConcurrency` must be a whole number of at least 1'],
+    [{ model, maxTaskWaitMs: 0 }, '`maxTaskWaitMs` must be a positive number of milliseconds; got 0.'],
+    [{ model, maxTaskWaitMs: '5000' }, '`maxTaskWaitMs` must be a positive number of milliseconds'],
     [{ model, system: 42 }, '`system` must be a string'],
     [{ model, hooks: { beforeTool: 'yes' } }, '`hooks.beforeTool` must be a function.'],
     [
@@ -43,6 +45,7 @@ describe('createClient checks its options at once, saying what to change', () =>
       retries: { maxRetries: 0, initialDelayMs: 0, maxDelayMs: 0 },
       timeoutMs: 1,
       toolConcurrency: Number.POSITIVE_INFINITY,
+      maxTaskWaitMs: 1,
       hooks: {},
     })
     expect(typeof client.run).toBe('function')
