@@ -24,6 +24,39 @@ cpSync(join(libraryDir, 'dist'), join(snapshotDir, 'dist'), { recursive: true })
 const manifest = JSON.parse(readFileSync(join(libraryDir, 'package.json'), 'utf8'))
 writeFileSync(join(snapshotDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
 
+// The snapshot is not installed by npm, so its dependencies resolve from whatever bench/node_modules
+// holds: a peer's older copy of one (a framework's own MCP SDK) would shadow the version the library
+// needs, and a row would fail or measure other code. bench/package.json pins the library's own; this says
+// so when they drift.
+for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
+  const found = JSON.parse(readFileSync(packageJsonOf(name), 'utf8')).version
+  if (!satisfiesCaret(found, range)) {
+    throw new Error(
+      `the bench resolves the library's dependency ${name} to ${found}, outside its ${range}: pin it in bench/package.json`,
+    )
+  }
+}
+
+function packageJsonOf(name) {
+  // Node's own lookup for a bare name: node_modules/<name> in the importing folder and each one above it.
+  for (let folder = snapshotDir; ; folder = dirname(folder)) {
+    const candidate = join(folder, 'node_modules', name, 'package.json')
+    if (existsSync(candidate)) return candidate
+    if (dirname(folder) === folder)
+      throw new Error(`the bench cannot resolve the library's dependency ${name}`)
+  }
+}
+
+/** Whether `version` is within a caret range `^X.Y.Z` (other ranges are taken as met). */
+function satisfiesCaret(version, range) {
+  const wanted = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range)
+  if (wanted === null) return true
+  const [major, minor, patch] = version.split('.').map((part) => Number.parseInt(part, 10))
+  const [, wantMajor, wantMinor, wantPatch] = wanted.map(Number)
+  if (major !== wantMajor) return false
+  return minor > wantMinor || (minor === wantMinor && patch >= wantPatch)
+}
+
 const sourceDir = join(benchDir, 'src')
 const entryPoints = readdirSync(sourceDir, { recursive: true })
   .filter((file) => file.endsWith('.ts'))
