@@ -526,7 +526,8 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
         [
           'Servers',
           'toolkit, together ms',
-          'SDK Clients, Promise.all ms',
+          'SDK Clients, Promise.all ms (toolkit ÷)',
+          'the same, host env ms (toolkit ÷)',
           'slowest alone ms',
           'sum of each alone ms',
           'together ÷ slowest',
@@ -538,7 +539,8 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
           return [
             row.label,
             ms(row.togetherMs),
-            ms(row.rawSdkMs),
+            `${ms(row.rawSdkMs)} (${ratio(row.toolkitToSdk)})`,
+            `${ms(row.rawSdkHostEnvMs)} (${ratio(row.toolkitToSdkHostEnv)})`,
             ms(slowest),
             ms(sum),
             ratio(row.togetherMs / slowest),
@@ -549,7 +551,7 @@ export function renderReport(input: ReportInput): { text: string; markdown: stri
     )
     lines.push('')
     lines.push(
-      `Each server is a Node process that loads the MCP SDK and zod: booting many at once is CPU-bound on ${cpu.length} cores, so "together" cannot reach "slowest alone" here; the MCP SDK's own \`Client\`s started with \`Promise.all\` (no toolkit) show what the machine allows. The 300 ms rows stand for servers that wait on I/O before they answer (an \`npx\` resolve, a login): that wait overlaps.`,
+      `Each server is a Node process that loads the MCP SDK and zod: booting many at once is CPU-bound on ${cpu.length} cores, so "together" cannot reach "slowest alone" here; the MCP SDK's own \`Client\`s started with \`Promise.all\` (no toolkit) show what the machine allows. The toolkit gives each server the host's whole environment, the SDK's default six variables: a variable every Node process reads as it starts (\`NODE_EXTRA_CA_CERTS\`) costs each toolkit server the time to read it, so the "host env" column, the SDK's clients given the same environment, is the like-for-like one. Medians of rounds taking turns, ratios the median of per-round ratios. The 300 ms rows stand for servers that wait on I/O before they answer (an \`npx\` resolve, a login): that wait overlaps.`,
     )
     lines.push('')
   }
