@@ -65,3 +65,17 @@ export function answer(
   }
   return copy
 }
+
+/** Each tool part's call id and state, in order. */
+export function toolStates(message: UIMessage): unknown[] {
+  return toolParts(message).map((part) => [part.toolCallId, part.state])
+}
+
+/** Each `data-toolnexus-task` part's call id and task status, in order. */
+export function taskStatuses(message: UIMessage): unknown[] {
+  const parts = message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as Array<{
+    id: string
+    data: Record<string, unknown>
+  }>
+  return parts.map((part) => [part.id, part.data.status])
+}

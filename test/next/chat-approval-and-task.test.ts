@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatHandler } from '../../src/next/chat-handler-options.js'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
-import { answer, send, toolParts } from '../approvals/chat-support.js'
+import { answer, send, taskStatuses, toolParts, toolStates } from '../approvals/chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 
@@ -22,15 +22,6 @@ const question: UIMessage = {
   id: 'u1',
   role: 'user',
   parts: [{ type: 'text', text: 'Delete a.txt and build the July report' }],
-}
-
-type TaskPart = { type: string; id: string; data: Record<string, unknown> }
-function taskStatuses(message: UIMessage): unknown[] {
-  const parts = message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as TaskPart[]
-  return parts.map((part) => [part.id, part.data.status])
-}
-function states(message: UIMessage): unknown[] {
-  return toolParts(message).map((part) => [part.toolCallId, part.state])
 }
 
 function post(handler: ChatHandler, messages: UIMessage[]): Promise<Response> {
@@ -63,13 +54,30 @@ async function setup(mode: 'store' | 'signed') {
   return { ...mcp, model, handler, ran, count, store, suspended }
 }
 
+/**
+ * The turn that answered both calls: both tool parts done, the model called a second time with both
+ * results, and its answer streamed.
+ */
+function expectBothAnswered(message: UIMessage, model: Awaited<ReturnType<typeof setup>>['model']): void {
+  expect(toolStates(message)).toStrictEqual([
+    ['c1', 'output-available'],
+    ['c2', 'output-available'],
+  ])
+  expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'got deleted a.txt | Report for July.' })
+  expect(model.requests).toHaveLength(2)
+  expect(model.toolMessages(1)).toStrictEqual([
+    { id: 'c1', content: 'deleted a.txt' },
+    { id: 'c2', content: 'Report for July.' },
+  ])
+}
+
 describe.each(['store', 'signed'] as const)(
   'a chat turn with an approval and an MCP task (%s mode)',
   (mode) => {
     async function firstTurn(mode: 'store' | 'signed') {
       const context = await setup(mode)
       const first = await send(context.handler, [question])
-      expect(states(first)).toStrictEqual([
+      expect(toolStates(first)).toStrictEqual([
         ['c1', 'approval-requested'],
         ['c2', 'input-available'],
       ])
@@ -87,7 +95,7 @@ describe.each(['store', 'signed'] as const)(
       // Approved while the task works: the approved call runs, the run stays suspended on the task.
       const second = await send(handler, [question, answer(first, { c1: { approved: true } })])
       expect(ran).toStrictEqual(['delete_file a.txt'])
-      expect(states(second)).toStrictEqual([
+      expect(toolStates(second)).toStrictEqual([
         ['c1', 'output-available'],
         ['c2', 'input-available'],
       ])
@@ -99,17 +107,8 @@ describe.each(['store', 'signed'] as const)(
       // The task settles; checking again fetches it, and the model reads both results.
       gate.complete()
       const third = await send(handler, [question, second])
-      expect(states(third)).toStrictEqual([
-        ['c1', 'output-available'],
-        ['c2', 'output-available'],
-      ])
+      expectBothAnswered(third, model)
       expect(taskStatuses(third)).toStrictEqual([['c2', 'completed']])
-      expect(third.parts.at(-1)).toMatchObject({ type: 'text', text: 'got deleted a.txt | Report for July.' })
-      expect(model.requests).toHaveLength(2)
-      expect(model.toolMessages(1)).toStrictEqual([
-        { id: 'c1', content: 'deleted a.txt' },
-        { id: 'c2', content: 'Report for July.' },
-      ])
       expect(ran).toStrictEqual(['delete_file a.txt'])
       expect(gate.started).toStrictEqual(['July'])
       expect(count('tools/call')).toBe(1)
@@ -141,7 +140,7 @@ describe.each(['store', 'signed'] as const)(
       // waiting for the person.
       gate.complete()
       const second = await send(handler, [question, first])
-      expect(states(second)).toStrictEqual([
+      expect(toolStates(second)).toStrictEqual([
         ['c1', 'approval-requested'],
         ['c2', 'output-available'],
       ])
@@ -154,16 +153,7 @@ describe.each(['store', 'signed'] as const)(
 
       // Approved: the approved call runs, the task is not asked again, and the model reads both results.
       const third = await send(handler, [question, answer(second, { c1: { approved: true } })])
-      expect(states(third)).toStrictEqual([
-        ['c1', 'output-available'],
-        ['c2', 'output-available'],
-      ])
-      expect(third.parts.at(-1)).toMatchObject({ type: 'text', text: 'got deleted a.txt | Report for July.' })
-      expect(model.requests).toHaveLength(2)
-      expect(model.toolMessages(1)).toStrictEqual([
-        { id: 'c1', content: 'deleted a.txt' },
-        { id: 'c2', content: 'Report for July.' },
-      ])
+      expectBothAnswered(third, model)
       expect(ran).toStrictEqual(['delete_file a.txt'])
       expect(count('tasks/get')).toBe(fetched)
       expect(count('tools/call')).toBe(1)
@@ -174,16 +164,8 @@ describe.each(['store', 'signed'] as const)(
       const { handler, model, gate, ran, count, first } = await firstTurn(mode)
       gate.complete()
       const second = await send(handler, [question, answer(first, { c1: { approved: true } })])
-      expect(states(second)).toStrictEqual([
-        ['c1', 'output-available'],
-        ['c2', 'output-available'],
-      ])
+      expectBothAnswered(second, model)
       expect(taskStatuses(second)).toStrictEqual([['c2', 'completed']])
-      expect(model.toolMessages(1)).toStrictEqual([
-        { id: 'c1', content: 'deleted a.txt' },
-        { id: 'c2', content: 'Report for July.' },
-      ])
-      expect(model.requests).toHaveLength(2)
       expect(ran).toStrictEqual(['delete_file a.txt'])
       expect(count('tools/call')).toBe(1)
     }, 120_000)
@@ -197,7 +179,7 @@ describe.each(['store', 'signed'] as const)(
         question,
         answer(second, { c1: { approved: false, reason: 'keep it' } }),
       ])
-      expect(states(third)).toStrictEqual([
+      expect(toolStates(third)).toStrictEqual([
         ['c1', 'output-denied'],
         ['c2', 'output-available'],
       ])

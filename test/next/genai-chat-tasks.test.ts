@@ -8,7 +8,7 @@ import type { GenAIMessage } from '../../src/client/client-options.js'
 import { createClient } from '../../src/client/create-client.js'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
-import { answer, send, toolParts } from '../approvals/chat-support.js'
+import { answer, send, taskStatuses, toolStates } from '../approvals/chat-support.js'
 import { approvalTools } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 import {
@@ -36,15 +36,6 @@ const BUILD: GeminiPartJson = {
 }
 const DELETE: GeminiPartJson = { functionCall: { id: 'g-del', name: 'delete_file', args: { path: 'a.txt' } } }
 
-type TaskPart = { type: string; id: string; data: Record<string, unknown> }
-function taskStatuses(message: UIMessage): unknown[] {
-  const parts = message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as TaskPart[]
-  return parts.map((part) => [part.id, part.data.status])
-}
-function states(message: UIMessage): unknown[] {
-  return toolParts(message).map((part) => [part.toolCallId, part.state])
-}
-
 async function setup(mode: 'store' | 'signed', calls: GeminiPartJson[]) {
   const mcp = await startTaskServer(closers)
   const gemini = await startScriptedGemini({
@@ -69,7 +60,7 @@ describe.each(['store', 'signed'] as const)(
     it('suspends on the task, then gives Gemini the task’s result with its model turn verbatim', async () => {
       const { handler, gemini, gate, count, store } = await setup(mode, [BUILD])
       const first = await send(handler, [question])
-      expect(states(first)).toStrictEqual([['g-build', 'input-available']])
+      expect(toolStates(first)).toStrictEqual([['g-build', 'input-available']])
       expect(taskStatuses(first)).toStrictEqual([['g-build', 'working']])
       if (mode === 'store') expect((await store.load('chat-1'))?.suspended).toBeDefined()
       expect(gemini.requests).toHaveLength(1)
@@ -81,7 +72,7 @@ describe.each(['store', 'signed'] as const)(
 
       gate.complete()
       const third = await send(handler, [question, second])
-      expect(states(third)).toStrictEqual([['g-build', 'output-available']])
+      expect(toolStates(third)).toStrictEqual([['g-build', 'output-available']])
       expect(taskStatuses(third)).toStrictEqual([['g-build', 'completed']])
       expect(third.parts.at(-1)).toMatchObject({ type: 'text', text: 'Built.' })
       expect(gemini.requests).toHaveLength(2)
@@ -109,7 +100,7 @@ describe.each(['store', 'signed'] as const)(
     it('with an approval in the same turn: Gemini is asked again only once both are answered', async () => {
       const { handler, gemini, gate, ran, count } = await setup(mode, [BUILD, DELETE])
       const first = await send(handler, [question])
-      expect(states(first)).toStrictEqual([
+      expect(toolStates(first)).toStrictEqual([
         ['g-build', 'input-available'],
         ['g-del', 'approval-requested'],
       ])
@@ -122,7 +113,7 @@ describe.each(['store', 'signed'] as const)(
 
       gate.complete()
       const third = await send(handler, [question, second])
-      expect(states(third)).toStrictEqual([
+      expect(toolStates(third)).toStrictEqual([
         ['g-build', 'output-available'],
         ['g-del', 'output-available'],
       ])
