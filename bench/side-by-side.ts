@@ -98,20 +98,24 @@ function median(values: number[]): number {
 }
 
 /**
- * Warms every contender up, then takes `rounds` rounds of `batchSize` runs each, the order rotating every
- * round (so no contender always runs first), and prints each one's median CPU and wall time per run with
- * its median ratio to the first contender. `afterBatch` sees each batch's contender index. Resolves each
- * contender's median CPU and wall µs per run.
+ * Warms every contender up (`warmup` runs each, 1,000 by default, in batches of 100 taking turns), then
+ * takes `rounds` rounds of `batchSize` runs each, the order rotating every round (so no contender always
+ * runs first), and prints each one's median CPU and wall time per run with its median ratio to the first
+ * contender. `afterBatch` sees each batch's contender index. Resolves each contender's median CPU and
+ * wall µs per run.
  */
 export async function runSideBySide(options: {
   title: string
   contenders: readonly Contender[]
   rounds: number
   batchSize: number
+  warmup?: number
   afterBatch?: (index: number) => void
 }): Promise<Array<{ name: string; cpu: number; wall: number }>> {
-  const { title, contenders, rounds, batchSize, afterBatch } = options
-  for (let warm = 0; warm < 10; warm++) for (const contender of contenders) await batch(contender.run, 100)
+  const { title, contenders, rounds, batchSize, warmup = 1000, afterBatch } = options
+  for (let warm = 0; warm < Math.ceil(warmup / 100); warm++) {
+    for (const contender of contenders) await batch(contender.run, 100)
+  }
   const results = contenders.map(() => [] as Sample[])
   for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < contenders.length; step++) {
@@ -124,7 +128,7 @@ export async function runSideBySide(options: {
   const referenceName = contenders[0]?.name ?? ''
   const width = Math.max(...contenders.map((contender) => contender.name.length))
   process.stdout.write(
-    `${title}: ${rounds} rounds × ${batchSize} runs (2 model calls, 2 tool calls each), medians\n`,
+    `${title}: ${rounds} rounds × ${batchSize} runs (2 model calls, 2 tool calls each) after ${warmup} runs each to warm up, medians\n`,
   )
   for (const [index, contender] of contenders.entries()) {
     const own = results[index] as Sample[]

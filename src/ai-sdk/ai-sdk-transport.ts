@@ -4,6 +4,7 @@ import type {
   ModelTurn,
   RetryAdvice,
   Transport,
+  TransportMemo,
   TransportStreamPart,
 } from '../contracts/transport.js'
 import type { Logger } from '../shared/logger.js'
@@ -11,13 +12,13 @@ import { ownNamesByGeminiName, sendsNamesToGemini } from '../tool/gemini-tool-na
 import { geminiToolName } from '../tool/names.js'
 import type { Tool, ToolResult } from '../tool/types.js'
 import { classifyAISDKError } from './classify-ai-sdk-error.js'
-import { convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
+import { ConvertedPrompt, convertToLanguageModelPrompt } from './convert-to-language-model-prompt.js'
 import { generatedTurn } from './generated-turn.js'
 import type {
   SpecCallOptions,
   SpecFunctionTool,
+  SpecGenerateResult,
   SpecLanguageModel,
-  SpecMessage,
   SpecProviderTool,
 } from './language-model-spec.js'
 import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
@@ -34,7 +35,7 @@ import { toolResultsMessage } from './tool-results-message.js'
  * @example
  * const transport = createAISDKTransport({ model: openai('gpt-5-mini') })
  * const turn = await transport.generate({
- *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: new Map(),
+ *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: { value: undefined },
  * })
  */
 export function createAISDKTransport(options: {
@@ -91,8 +92,19 @@ class AISDKTransport implements Transport<ModelMessage> {
   async generate(
     request: Parameters<Transport<ModelMessage>['generate']>[0],
   ): Promise<ModelTurn<ModelMessage>> {
-    const result = await this.#model.doGenerate(this.#callOptions(request))
-    return generatedTurn(result, this.#ownNames(request.tools))
+    return this.turnOf(await this.send(request), request)
+  }
+
+  // The loop awaits the model's own promise: no frame of the transport's around `doGenerate`.
+  send(request: Parameters<Transport<ModelMessage>['generate']>[0]): PromiseLike<SpecGenerateResult> {
+    return this.#model.doGenerate(this.#callOptions(request))
+  }
+
+  turnOf(
+    result: unknown,
+    request: Parameters<Transport<ModelMessage>['generate']>[0],
+  ): ModelTurn<ModelMessage> {
+    return generatedTurn(result as SpecGenerateResult, this.#ownNames(request.tools))
   }
 
   async *stream(
@@ -107,8 +119,11 @@ class AISDKTransport implements Transport<ModelMessage> {
   }
 
   toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): ModelMessage[] {
-    return [toolResultsMessage(results, (result) => toolResultOutput(result, this.#takesImages))]
+    return [toolResultsMessage(results, this.#toolResultOutput)]
   }
+
+  // Made once: every turn's answers are rendered by it.
+  readonly #toolResultOutput = (result: ToolResult) => toolResultOutput(result, this.#takesImages)
 
   classifyError(error: unknown): RetryAdvice {
     return classifyAISDKError(error)
@@ -119,20 +134,20 @@ class AISDKTransport implements Transport<ModelMessage> {
       messages: request.messages,
       version: this.#model.specificationVersion,
       // A transcript grows by a few messages per turn: each message is converted once per run.
-      cache: request.memo as Map<ModelMessage, SpecMessage | null>,
+      cache: convertedPromptOf(request.memo),
       system: request.system,
-      ...(this.#gemini ? { toolName: geminiToolName } : {}),
+      toolName: this.#gemini ? geminiToolName : undefined,
     })
-    const options: SpecCallOptions =
-      request.signal === undefined ? { prompt } : { prompt, abortSignal: request.signal }
-    if (request.tools.length > 0) {
-      options.tools =
-        request.deferred !== undefined && this.#toolSearch !== undefined
-          ? this.#deferredToolDeclarations(request.tools, request.deferred, this.#toolSearch)
-          : this.#declarations.of(request.tools)
-      options.toolChoice = { type: 'auto' }
-    }
-    return options
+    const { signal } = request
+    if (request.tools.length === 0) return signal === undefined ? { prompt } : { prompt, abortSignal: signal }
+    const tools =
+      request.deferred !== undefined && this.#toolSearch !== undefined
+        ? this.#deferredToolDeclarations(request.tools, request.deferred, this.#toolSearch)
+        : this.#declarations.of(request.tools)
+    // Made whole, with no field added afterwards.
+    return signal === undefined
+      ? { prompt, tools, toolChoice: { type: 'auto' } }
+      : { prompt, abortSignal: signal, tools, toolChoice: { type: 'auto' } }
   }
 
   // Worked out once per tools list, as the declarations are.
@@ -153,4 +168,10 @@ class AISDKTransport implements Transport<ModelMessage> {
     }
     return declarations
   }
+}
+
+/** What the run's earlier calls converted of its transcript: kept in its memo from the first call on. */
+function convertedPromptOf(memo: TransportMemo): ConvertedPrompt {
+  if (memo.value === undefined) memo.value = new ConvertedPrompt()
+  return memo.value as ConvertedPrompt
 }

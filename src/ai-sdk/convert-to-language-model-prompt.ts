@@ -16,7 +16,8 @@ type SpecVersion = SpecLanguageModel['specificationVersion']
 /**
  * Converts AI SDK `ModelMessage`s into a LanguageModel prompt of the given specification version: string
  * content becomes text parts, images become file parts, file data takes the version's shape (v4 tags it),
- * and empty assistant text is dropped because several providers reject empty text blocks.
+ * and empty assistant text is dropped because several providers reject empty text blocks. Every call
+ * hands back a new array.
  *
  * @example
  * convertToLanguageModelPrompt({ messages: [{ role: 'user', content: 'Hi' }], version: 'v4' })
@@ -25,24 +26,130 @@ type SpecVersion = SpecLanguageModel['specificationVersion']
 export function convertToLanguageModelPrompt(options: {
   messages: readonly ModelMessage[]
   version: SpecVersion
-  /** Converted messages by identity, so a long transcript is not converted again on every turn. */
-  cache?: Map<ModelMessage, SpecMessage | null>
+  /** What earlier calls of the run converted, so a long transcript is not converted again on every turn. */
+  cache?: ConvertedPrompt
   /** The name a tool call and its result go to the provider under (the transcript keeps the tool's own). */
-  toolName?: (name: string) => string
+  toolName?: ((name: string) => string) | undefined
   /** A system prompt to lead with, before the messages. @default none */
   system?: string | undefined
 }): SpecMessage[] {
   const { messages, version, cache, toolName, system } = options
+  if (cache !== undefined) return cache.prompt(messages, version, toolName, system)
   const prompt: SpecMessage[] = system === undefined ? [] : [{ role: 'system', content: system }]
   for (const message of messages) {
-    let converted = cache?.get(message)
-    if (converted === undefined) {
-      converted = convertMessage(message, version, toolName)
-      cache?.set(message, converted)
-    }
+    const converted = convertMessage(message, version, toolName)
     if (converted !== null) prompt.push(converted)
   }
   return prompt
+}
+
+/**
+ * What one run's calls have converted of its transcript. The run's transcript only grows, so a turn
+ * converts only the messages added since the last; each message is converted once per run, and a message
+ * met again (in the messages a `beforeModel` hook hands over) is its conversion then.
+ *
+ * @example
+ * const cache = new ConvertedPrompt()
+ * convertToLanguageModelPrompt({ messages, version: 'v3', cache, system }) // converts every message
+ * convertToLanguageModelPrompt({ messages, version: 'v3', cache, system }) // only those added since
+ */
+export class ConvertedPrompt {
+  // The transcript converted by position (the first array the run sent), and how much of it.
+  #source: readonly ModelMessage[] | undefined
+  #count = 0
+  // The prompt so far: the system message first when the run has one, then the conversions sent.
+  #prompt: SpecMessage[] | undefined
+  #led = false
+  // The positions whose conversion is `null` (an empty assistant turn, left out of the prompt): rare.
+  #dropped: number[] | undefined
+  // Made only when a call's messages are another array (a `beforeModel` hook's): conversions by message.
+  #byMessage: Map<ModelMessage, SpecMessage | null> | undefined
+
+  /** The prompt for `messages`: a new array, of conversions made once. */
+  prompt(
+    messages: readonly ModelMessage[],
+    version: SpecVersion,
+    toolName: ((name: string) => string) | undefined,
+    system: string | undefined,
+  ): SpecMessage[] {
+    // Made for each call, as it always was: only the transcript's messages are converted once per run.
+    const lead: SpecMessage | undefined =
+      system === undefined ? undefined : { role: 'system', content: system }
+    this.#source ??= messages
+    if (messages !== this.#source || messages.length < this.#count) {
+      return this.#promptByMessage(messages, version, toolName, lead)
+    }
+    let prompt = this.#prompt
+    if (prompt === undefined || this.#led !== (lead !== undefined)) {
+      prompt = this.#sentSoFar(lead)
+      this.#prompt = prompt
+      this.#led = lead !== undefined
+    } else if (lead !== undefined) prompt[0] = lead
+    for (let index = this.#count; index < messages.length; index++) {
+      const conversion = this.#conversion(messages[index] as ModelMessage, version, toolName)
+      if (conversion !== null) prompt.push(conversion)
+      else if (this.#dropped === undefined) this.#dropped = [index]
+      else this.#dropped.push(index)
+    }
+    this.#count = messages.length
+    // A new array for every call: what a provider keeps of one call's prompt stays as it was.
+    return prompt.slice()
+  }
+
+  #conversion(
+    message: ModelMessage,
+    version: SpecVersion,
+    toolName: ((name: string) => string) | undefined,
+  ): SpecMessage | null {
+    const byMessage = this.#byMessage
+    if (byMessage === undefined) return convertMessage(message, version, toolName)
+    let conversion = byMessage.get(message)
+    if (conversion === undefined) {
+      conversion = convertMessage(message, version, toolName)
+      byMessage.set(message, conversion)
+    }
+    return conversion
+  }
+
+  /** The lead and the conversions of the transcript so far, in order. */
+  #sentSoFar(lead: SpecMessage | undefined): SpecMessage[] {
+    const sent: SpecMessage[] = lead === undefined ? [] : [lead]
+    const prompt = this.#prompt
+    if (prompt !== undefined)
+      for (let index = this.#led ? 1 : 0; index < prompt.length; index++)
+        sent.push(prompt[index] as SpecMessage)
+    return sent
+  }
+
+  /** The prompt for messages that are not the run's transcript: each message looked up by itself. */
+  #promptByMessage(
+    messages: readonly ModelMessage[],
+    version: SpecVersion,
+    toolName: ((name: string) => string) | undefined,
+    lead: SpecMessage | undefined,
+  ): SpecMessage[] {
+    let byMessage = this.#byMessage
+    if (byMessage === undefined) {
+      // What the transcript's calls converted counts here too.
+      byMessage = new Map()
+      const source = this.#source as readonly ModelMessage[]
+      const prompt = this.#prompt ?? []
+      const dropped = this.#dropped
+      let sent = this.#led ? 1 : 0
+      for (let index = 0; index < this.#count; index++) {
+        const conversion = dropped?.includes(index) === true ? null : (prompt[sent++] as SpecMessage)
+        const message = source[index] as ModelMessage
+        if (!byMessage.has(message)) byMessage.set(message, conversion)
+      }
+      this.#byMessage = byMessage
+    }
+    const prompt: SpecMessage[] = lead === undefined ? [] : [lead]
+    for (const message of messages) {
+      const conversion = this.#conversion(message, version, toolName)
+      if (conversion !== null) prompt.push(conversion)
+    }
+    return prompt
+  }
 }
 
 function convertMessage(
@@ -131,11 +238,12 @@ function convertMessage(
       return content.length === 0 ? null : withOptions({ role: 'assistant', content }, messageOptions)
     }
     case 'tool': {
-      const content = message.content.filter((part) => part.type === 'tool-result' || version !== 'v2')
-      return content.length === 0
+      // v2 takes results only; the others take every part.
+      const parts = version === 'v2' ? message.content.filter(isToolResult) : message.content
+      return parts.length === 0
         ? null
         : withOptions(
-            { role: 'tool', content: content.map((part) => copyToolPart(part, version, toolName)) },
+            { role: 'tool', content: parts.map((part) => copyToolPart(part, version, toolName)) },
             messageOptions,
           )
     }
@@ -145,6 +253,10 @@ function convertMessage(
 }
 
 type ToolMessagePart = Exclude<Extract<ModelMessage, { role: 'tool' }>['content'], string>[number]
+
+function isToolResult(part: ToolMessagePart): boolean {
+  return part.type === 'tool-result'
+}
 
 /** A tool message's part, copied; a result is spelled out, because a spread copy is slow in V8. */
 function copyToolPart(

@@ -19,26 +19,34 @@ export function generatedTurn(
   ownNames?: ReadonlyMap<string, string>,
 ): ModelTurn<ModelMessage> {
   const names = ownNames === undefined || ownNames.size === 0 ? undefined : ownNames
+  const { content } = result
+  // The turn's arrays are made at their size: one grown by `push` starts with room for 17.
+  let own = 0
+  for (const part of content) if (part.type === 'tool-call' && part.providerExecuted !== true) own++
+  const toolCalls: ModelToolCall[] = own === 0 ? [] : new Array(own)
+  const parts: AssistantPart[] = new Array(content.length)
   let text = ''
-  const toolCalls: ModelToolCall[] = []
-  const parts: AssistantPart[] = []
-  // Made at the turn's first call: a turn that only answers needs none.
-  let seen: Set<string> | undefined
-  for (const part of result.content) {
+  let called = 0
+  let kept = 0
+  for (const part of content) {
     let toolCall: ModelToolCall | undefined
     if (part.type === 'text') text += part.text ?? ''
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
-      seen ??= new Set()
-      toolCall = ownToolCall(part, seen, names)
-      toolCalls.push(toolCall)
+      toolCall = ownToolCall(part, toolCalls, called, names)
+      toolCalls[called++] = toolCall
     }
     const assistantPart = assistantPartOf(part, toolCall)
-    if (assistantPart !== undefined) parts.push(assistantPart)
+    if (assistantPart !== undefined) parts[kept++] = assistantPart
   }
-  return modelTurn(text, toolCalls, parts, {
-    usage: normalizeUsage(result.usage),
-    finishReason: normalizeFinishReason(result.finishReason),
-    response: result,
-    metadata: result.response as { id?: unknown; modelId?: unknown } | undefined,
-  })
+  // Setting the length is a call into the runtime: only when a part was left out.
+  if (kept < parts.length) parts.length = kept
+  return modelTurn(
+    text,
+    toolCalls,
+    parts,
+    normalizeUsage(result.usage),
+    normalizeFinishReason(result.finishReason),
+    result,
+    result.response as { id?: unknown; modelId?: unknown } | undefined,
+  )
 }

@@ -19,13 +19,10 @@ export function toolResultsMessage<Output>(
   results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>,
   output: (result: ToolResult) => Output,
 ): ToolResultsMessage<Output> {
-  return {
-    role: 'tool',
-    content: results.map(({ call, result }) => ({
-      type: 'tool-result',
-      toolCallId: call.id,
-      toolName: call.name,
-      output: output(result),
-    })),
+  const content: ToolResultsMessage<Output>['content'] = new Array(results.length)
+  for (let index = 0; index < results.length; index++) {
+    const { call, result } = results[index] as { call: ModelToolCall; result: ToolResult }
+    content[index] = { type: 'tool-result', toolCallId: call.id, toolName: call.name, output: output(result) }
   }
+  return { role: 'tool', content }
 }

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
 import type { ModelToolCall, ModelTurn } from '../contracts/transport.js'
-import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
+import { generateCallId, uniqueCallIdAmong } from '../loop/call-ids.js'
 import { decodeToolInput } from '../loop/decode-tool-input.js'
 import type { ProviderOptions, SpecContentPart } from './language-model-spec.js'
 
@@ -12,7 +12,6 @@ export class TurnBuilder {
   /** The spec content, in order, for the `afterModel` hook. */
   readonly content: SpecContentPart[] = []
   readonly #toolCalls: ModelToolCall[] = []
-  readonly #ids = new Set<string>()
   // The tools' own names by the names they were declared under, where those differ.
   readonly #ownNames: ReadonlyMap<string, string> | undefined
 
@@ -33,7 +32,10 @@ export class TurnBuilder {
     }
     if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call')
       this.content.push(part)
-    if (part.type === 'tool-call') this.#toolCalls.push(ownToolCall(part, this.#ids, this.#ownNames))
+    if (part.type === 'tool-call') {
+      const toolCalls = this.#toolCalls
+      toolCalls.push(ownToolCall(part, toolCalls, toolCalls.length, this.#ownNames))
+    }
   }
 
   openBlock(type: 'text' | 'reasoning'): SpecContentPart {
@@ -57,33 +59,37 @@ export class TurnBuilder {
       const assistantPart = assistantPartOf(part, own ? this.#toolCalls[call++] : undefined)
       if (assistantPart !== undefined) parts.push(assistantPart)
     }
-    return modelTurn(text, this.#toolCalls, parts, options)
+    const { usage, finishReason, response, metadata } = options
+    return modelTurn(text, this.#toolCalls, parts, usage, finishReason, response, metadata)
   }
 }
 
 /**
  * A turn's parts as the loop takes them: its text, its own calls, the assistant message (none without
- * parts), usage, finish reason, the raw response and which response and model it was.
+ * parts), usage, finish reason, the raw response and which response and model it was (`metadata`: the
+ * `response` of a result, a stream's `response-metadata`). Positional: made for every model call.
  *
  * @example
- * modelTurn('Hi', [], [{ type: 'text', text: 'Hi' }], { usage, finishReason: 'stop', response, metadata: undefined })
+ * modelTurn('Hi', [], [{ type: 'text', text: 'Hi' }], usage, 'stop', response, undefined)
  */
 export function modelTurn(
   text: string,
   toolCalls: ModelToolCall[],
   parts: AssistantPart[],
-  options: TurnEnd,
+  usage: ModelTurn<ModelMessage>['usage'],
+  finishReason: string,
+  response: unknown,
+  metadata: { id?: unknown; modelId?: unknown } | undefined,
 ): ModelTurn<ModelMessage> {
-  const turn: ModelTurn<ModelMessage> = {
-    text,
-    toolCalls,
-    usage: options.usage,
-    finishReason: options.finishReason,
-    message: parts.length === 0 ? undefined : { role: 'assistant', content: parts },
-    response: options.response,
+  const message: ModelMessage | undefined =
+    parts.length === 0 ? undefined : { role: 'assistant', content: parts }
+  const id = metadata?.id
+  const modelId = metadata?.modelId
+  // Most providers name both: the turn is made whole, with no field added afterwards.
+  if (typeof id === 'string' && typeof modelId === 'string') {
+    return { text, toolCalls, usage, finishReason, message, response, responseId: id, responseModel: modelId }
   }
-  const id = options.metadata?.id
-  const modelId = options.metadata?.modelId
+  const turn: ModelTurn<ModelMessage> = { text, toolCalls, usage, finishReason, message, response }
   if (typeof id === 'string') turn.responseId = id
   if (typeof modelId === 'string') turn.responseModel = modelId
   return turn
@@ -99,27 +105,44 @@ export interface TurnEnd {
 }
 
 /**
- * A tool call the loop answers, from its content part: its id made unique within the turn (`seen` holds
- * the turn's ids so far), the tool's own name, its arguments decoded.
+ * A tool call the loop answers, from its content part: its id made unique within the turn (the first
+ * `count` of `earlier` are the turn's calls so far), the tool's own name, its arguments decoded.
  *
  * @example
- * ownToolCall({ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1}' }, new Set(), undefined)
+ * ownToolCall({ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1}' }, [], 0, undefined)
  * // { id: 'c1', name: 'add', input: { a: 1 } }
  */
 export function ownToolCall(
   part: SpecContentPart,
-  seen: Set<string>,
+  earlier: readonly ModelToolCall[],
+  /** How many of `earlier` are the turn's calls so far (the rest of the array is still to be filled). */
+  count: number,
   ownNames: ReadonlyMap<string, string> | undefined,
 ): ModelToolCall {
-  const id =
+  const given =
     typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
-  const name = typeof part.toolName === 'string' ? part.toolName : ''
-  return {
-    // Repeated ids would give one id several answers; each call gets its own, answered once.
-    id: uniqueCallId(id, seen),
-    name: ownNames?.get(name) ?? name,
-    ...decodeToolInput(part.input),
+  // Repeated ids would give one id several answers; each call gets its own, answered once.
+  const id = count === 0 ? given : uniqueCallIdAmong(given, earlier, count)
+  const sent = typeof part.toolName === 'string' ? part.toolName : ''
+  const name = ownNames?.get(sent) ?? sent
+  const { input } = part
+  // The common case, arguments that are a JSON object, read without the decoder's wrapper.
+  const object = typeof input === 'string' ? jsonObject(input) : undefined
+  if (object !== undefined) return { id, name, input: object }
+  return { id, name, ...decodeToolInput(input) }
+}
+
+/** The object a JSON text holds, or `undefined` for anything else (then `decodeToolInput` says why). */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
   }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined
 }
 
 /**

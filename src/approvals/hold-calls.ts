@@ -90,8 +90,8 @@ export async function holdCalls(options: {
 export function runUnanswered<Call, Value>(options: {
   calls: readonly Call[]
   presets: readonly (CallPreset | undefined)[]
-  run: (calls: Call[]) => Promise<Value>[]
-}): Array<Promise<Value> | undefined> {
+  run: (calls: Call[]) => Array<Value | Promise<Value>>
+}): Array<Value | Promise<Value> | undefined> {
   const { calls, presets, run } = options
   const indices: number[] = []
   const chosen: Call[] = []
@@ -101,7 +101,7 @@ export function runUnanswered<Call, Value>(options: {
     chosen.push(call)
   }
   const running = run(chosen)
-  const slots: Array<Promise<Value> | undefined> = calls.map(() => undefined)
+  const slots: Array<Value | Promise<Value> | undefined> = calls.map(() => undefined)
   for (const [position, index] of indices.entries()) slots[index] = running[position]
   return slots
 }

@@ -35,6 +35,9 @@ import {
 import { readStore } from './read-store.js'
 import { resumeRunId } from './resume-run-id.js'
 
+// The history of a run given none: read, never written (the run's transcript is a new array).
+const NO_MESSAGES: readonly never[] = Object.freeze([])
+
 /**
  * The client both `createClient` forms return, over a transport: runs, streams, asks and resumes the loop.
  *
@@ -226,18 +229,19 @@ export class LoopClient<Message> implements Client<Message> {
     mode: 'generate' | 'stream',
     stop: AbortSignal | undefined,
   ): LoopInput<Message> {
-    return {
+    const input: LoopInput<Message> = {
       transport: this.#transport,
       settings: this.#settings,
-      history: options.history ?? [],
+      history: options.history ?? NO_MESSAGES,
       prompt,
       toolkit: options.toolkit,
       system: options.system,
       signal: options.signal,
-      ...(stop === undefined ? {} : { stop }),
       mode,
       runId: options.runId,
     }
+    if (stop !== undefined) input.stop = stop
+    return input
   }
 
   /**

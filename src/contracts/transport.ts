@@ -59,10 +59,15 @@ export interface TransportRequest<Message> {
    */
   signal: AbortSignal | undefined
   /**
-   * This run's scratch space, the same map on every turn of the run: a transport may keep what it made
-   * from a message here, keyed by that message, so that a turn converts only the messages that are new.
+   * This run's scratch space, the same object on every turn of the run: a transport may keep what it made
+   * from the transcript in `value`, so that a turn converts only the messages that are new.
    */
-  memo: Map<Message, unknown>
+  memo: TransportMemo
+}
+
+/** A run's scratch space for its transport: `value` is unset when the run starts. */
+export interface TransportMemo {
+  value: unknown
 }
 
 /** How a failed model call may be retried. */
@@ -92,6 +97,13 @@ export interface Transport<Message> {
   /** The user message for a prompt string. */
   userMessage(prompt: string): Message
   generate(request: TransportRequest<Message>): Promise<ModelTurn<Message>>
+  /**
+   * `generate` in two steps, for a caller that awaits the SDK's own promise with no frame of the
+   * transport's around it: `send` makes the call (the SDK's response), `turnOf` reads that response into
+   * the turn. Optional, both or neither; `generate` is the same as `send` then `turnOf`.
+   */
+  send?(request: TransportRequest<Message>): PromiseLike<unknown>
+  turnOf?(response: unknown, request: TransportRequest<Message>): ModelTurn<Message>
   stream(request: TransportRequest<Message>): AsyncIterable<TransportStreamPart<Message>>
   /** The message(s) answering every call of one turn, in call order. */
   toolResultsMessages(results: ReadonlyArray<{ call: ModelToolCall; result: ToolResult }>): Message[]

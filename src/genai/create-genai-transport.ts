@@ -97,7 +97,7 @@ type GenAISchemaForm = 'parameters' | 'json'
  * const genai = new GoogleGenAI({ apiKey, httpOptions: { apiVersion: 'v1beta' } })
  * const transport = createGenAITransport({ genai, model: 'gemini-2.5-flash' })
  * const turn = await transport.generate({
- *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: new Map(),
+ *   messages: [transport.userMessage('Hi')], tools: [], system: undefined, signal: undefined, memo: { value: undefined },
  * })
  */
 export function createGenAITransport(options: GenAITransportOptions): Transport<Content> {

@@ -3,26 +3,29 @@ import { type PendingTaskMark, pendingTaskOf } from '../tool/pending-task.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
+import { directRunOf } from '../toolkit/toolkit-direct-run.js'
 import type { PreparedCall } from './prepare-call.js'
 import { settleQuietly } from './run-bounded.js'
 import type { RunScope } from './run-scope.js'
 import type { SearchSession } from './search-session.js'
 
 /**
- * Answers one call. Without tool hooks the promise never rejects (`executeTool` turns every failure into an
- * error result); with them a hook that throws rejects it, and it is marked handled, because the loop may
- * stop awaiting first.
+ * Answers one call: its result as it is when it is known at once (a tool of a toolkit made by
+ * `createToolkit` that answers synchronously, arguments that cannot be used), else its promise. Without
+ * tool hooks the promise never rejects (`executeTool` turns every failure into an error result); with them
+ * a hook that throws rejects it, and it is marked handled, because the loop may stop awaiting first.
  *
  * @example
- * const result = await answerCall(prepared, { toolkit, hooks, scope, search: undefined })
+ * const answer = answerCall(prepared, { toolkit, hooks, scope, search: undefined })
+ * const result = answer instanceof Promise ? await answer : answer
  */
 export function answerCall<Message>(
   prepared: PreparedCall,
   context: LoopCallContext<Message>,
-): Promise<ToolResult> {
+): ToolResult | Promise<ToolResult> {
   const { toolkit, hooks, scope, search } = context
   const { call, problem } = prepared
-  if (problem !== undefined) return Promise.resolve(errorResult(problem))
+  if (problem !== undefined) return errorResult(problem)
   const args =
     typeof prepared.args === 'object' && prepared.args !== null
       ? (prepared.args as Record<string, unknown>)
@@ -133,11 +136,16 @@ function executeTool(
   { idempotencyKey }: PreparedCall,
   /** The toolkit's check of these arguments, made for their approval. */
   checked: CheckedCall | undefined,
-): Promise<ToolResult> {
+): ToolResult | Promise<ToolResult> {
   const searched = search?.answer(name, args)
   if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
   if (toolkit === undefined) {
-    return Promise.resolve(errorResult(`Unknown tool "${name}". No tools are available in this run.`))
+    return errorResult(`Unknown tool "${name}". No tools are available in this run.`)
+  }
+  if (checked === undefined) {
+    // A toolkit made by `createToolkit` never throws or rejects, and answers a synchronous tool at once.
+    const direct = directRunOf(toolkit)
+    if (direct !== undefined) return direct(name, args, toolCallId, idempotencyKey, signal)
   }
   // A custom Toolkit may break the never-throws rule; the model still gets an answer.
   const failed = (error: unknown): ToolResult => toolFailed(name, error)

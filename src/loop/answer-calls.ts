@@ -39,7 +39,12 @@ export async function* answerCalls<Message>(
       preset === undefined
         ? resultEvent<Message>(
             prepared,
-            recordResult(run, answers, prepared, await run.scope.race(running[index] as Promise<ToolResult>)),
+            recordResult(
+              run,
+              answers,
+              prepared,
+              await run.scope.race(running[index] as ToolResult | Promise<ToolResult>),
+            ),
           )
         : recordPreset<Message>(run, answers, prepared, preset)
     if (event !== undefined) yield event
@@ -49,23 +54,53 @@ export async function* answerCalls<Message>(
 
 /**
  * {@link answerCalls} for a run that streams nothing (`run`): the same answers and records, no events and
- * no generator.
+ * no generator, and nothing to wait for when every call is answered at once (tools that answer
+ * synchronously): then the answers themselves, else their promise.
  *
  * @example
- * const { answered, waiting } = await answerCallsQuietly(run, calls, presets)
+ * const answering = answerCallsQuietly(run, calls, presets)
+ * const { answered, waiting } = answering instanceof Promise ? await answering : answering
  */
-export async function answerCallsQuietly<Message>(
+export function answerCallsQuietly<Message>(
   run: LoopRun<Message>,
   calls: readonly PreparedCall[],
   presets: ReadonlyArray<CallPreset | undefined> | undefined,
-): Promise<TurnAnswers> {
+): TurnAnswers | Promise<TurnAnswers> {
   const running = startCalls(run, calls, presets)
   const answers: TurnAnswers = { answered: [], waiting: false }
   for (let index = 0; index < calls.length; index++) {
     const prepared = calls[index] as PreparedCall
     const preset = presets?.[index]
+    if (preset !== undefined) {
+      recordPreset<Message>(run, answers, prepared, preset)
+      continue
+    }
+    const answer = running[index] as ToolResult | Promise<ToolResult>
+    if (answer instanceof Promise) return answerLater(run, calls, presets, running, answers, index)
+    // What awaiting `scope.race` would do with an answer at hand: an aborted run ends here.
+    run.scope.check()
+    recordResult(run, answers, prepared, answer)
+  }
+  return answers
+}
+
+/** The rest of {@link answerCallsQuietly} from the first call whose answer is still to come. */
+async function answerLater<Message>(
+  run: LoopRun<Message>,
+  calls: readonly PreparedCall[],
+  presets: ReadonlyArray<CallPreset | undefined> | undefined,
+  running: ReadonlyArray<ToolResult | Promise<ToolResult> | undefined>,
+  answers: TurnAnswers,
+  from: number,
+): Promise<TurnAnswers> {
+  for (let index = from; index < calls.length; index++) {
+    const prepared = calls[index] as PreparedCall
+    const preset = presets?.[index]
     if (preset !== undefined) recordPreset<Message>(run, answers, prepared, preset)
-    else recordResult(run, answers, prepared, await run.scope.race(running[index] as Promise<ToolResult>))
+    else {
+      const answer = running[index] as ToolResult | Promise<ToolResult>
+      recordResult(run, answers, prepared, await run.scope.race(answer))
+    }
   }
   return answers
 }
@@ -75,9 +110,13 @@ function startCalls<Message>(
   run: LoopRun<Message>,
   calls: readonly PreparedCall[],
   presets: ReadonlyArray<CallPreset | undefined> | undefined,
-): Array<Promise<ToolResult> | undefined> {
+): Array<ToolResult | Promise<ToolResult> | undefined> {
   const limit = run.settings.toolConcurrency
-  if (presets === undefined) return runBounded(calls, limit, answerer(run, false))
+  if (presets === undefined) {
+    // The same for every turn of the run: made once.
+    run.answer ??= answerer(run, false)
+    return runBounded(calls, limit, run.answer)
+  }
   // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
   const answer = answerer(run, true)
   return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
@@ -151,15 +190,15 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
 function answerer<Message>(
   run: LoopRun<Message>,
   resumed: boolean,
-): (call: PreparedCall) => Promise<ToolResult> {
+): (call: PreparedCall) => ToolResult | Promise<ToolResult> {
   const { toolkit, scope, search, trace } = run
   const { hooks } = run.settings
   const context = { toolkit, hooks, scope, search }
   // Only a turn with presets can hold a resumed task call: a fresh turn's calls are not looked at.
   const untraced = resumed
-    ? (call: PreparedCall): Promise<ToolResult> =>
+    ? (call: PreparedCall): ToolResult | Promise<ToolResult> =>
         call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
-    : (call: PreparedCall): Promise<ToolResult> => answerCall(call, context)
+    : (call: PreparedCall): ToolResult | Promise<ToolResult> => answerCall(call, context)
   const steps = run.input.durable?.steps
   // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
   // waits for the task inside the call's step instead of suspending on it (for `maxTaskWaitMs`, else the
@@ -168,18 +207,18 @@ function answerer<Message>(
   const answered = wait ? waitingOnTasks(untraced, context, run.settings.maxTaskWaitMs) : untraced
   const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
-  return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => answerNow(call)))
+  return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => Promise.resolve(answerNow(call))))
 }
 
 /** `answer`, with each call inside its own span. */
 function traced(
   trace: RunTelemetry,
-  answer: (call: PreparedCall) => Promise<ToolResult>,
+  answer: (call: PreparedCall) => ToolResult | Promise<ToolResult>,
 ): (call: PreparedCall) => Promise<ToolResult> {
   return (prepared) =>
     trace.traceToolCall(
       prepared.call,
       () => recordedArgs(prepared),
-      () => answer(prepared),
+      () => Promise.resolve(answer(prepared)),
     )
 }

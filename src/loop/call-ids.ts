@@ -54,3 +54,21 @@ export function uniqueCallId(id: string, seen: Set<string>): string {
   seen.add(unique)
   return unique
 }
+
+/**
+ * {@link uniqueCallId} against the first `count` calls of a turn, by their ids: no set to keep, for the
+ * few calls a turn makes.
+ *
+ * @example
+ * uniqueCallIdAmong('a', [{ id: 'a' }], 1) // 'a_2'
+ */
+export function uniqueCallIdAmong(id: string, earlier: ReadonlyArray<{ id: string }>, count: number): string {
+  let unique = id
+  for (let n = 2; hasId(earlier, count, unique); n++) unique = `${id}_${n}`
+  return unique
+}
+
+function hasId(calls: ReadonlyArray<{ id: string }>, count: number, id: string): boolean {
+  for (let index = 0; index < count; index++) if ((calls[index] as { id: string }).id === id) return true
+  return false
+}

@@ -65,14 +65,35 @@ async function generateTurn<Message>(
   request: TransportRequest<Message>,
   policy: RetryPolicy,
   scope: RunScope,
+  firstAttempt = 0,
 ): Promise<ModelTurn<Message>> {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = firstAttempt; ; attempt++) {
     try {
       return await scope.race(transport.generate(request))
     } catch (error) {
       await afterFailure({ error, attempt, transport, policy, scope, partial: false })
     }
   }
+}
+
+/**
+ * A non-streaming model call whose first attempt failed with `error`, taken on as {@link modelTurn} would
+ * have: rethrown when it must not be retried, else tried again after the backoff. For a caller that makes
+ * the first attempt in its own frame (`await scope.race(transport.generate(request))`).
+ *
+ * @example
+ * try { turn = await scope.race(transport.generate(request)) }
+ * catch (error) { turn = await retryTurn(error, transport, request, retry, scope) }
+ */
+export async function retryTurn<Message>(
+  error: unknown,
+  transport: Transport<Message>,
+  request: TransportRequest<Message>,
+  policy: RetryPolicy,
+  scope: RunScope,
+): Promise<ModelTurn<Message>> {
+  await afterFailure({ error, attempt: 0, transport, policy, scope, partial: false })
+  return await generateTurn(transport, request, policy, scope, 1)
 }
 
 async function* streamTurn<Message>(

@@ -1,9 +1,11 @@
 import type { ResumedRun } from '../approvals/open-resume.js'
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { ToolCallRecord, Usage } from '../contracts/run-types.js'
-import type { ModelTurn, Transport } from '../contracts/transport.js'
+import type { ModelTurn, Transport, TransportMemo } from '../contracts/transport.js'
+import type { ToolResult } from '../tool/types.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
 import type { LoopInput, LoopSettings } from './loop-input.js'
+import type { PreparedCall } from './prepare-call.js'
 import type { RunScope } from './run-scope.js'
 import type { SearchSession } from './search-session.js'
 
@@ -26,8 +28,8 @@ export interface LoopRun<Message> {
   messages: Message[]
   records: ToolCallRecord[]
   usage: Usage
-  /** What the transport keeps per message between turns (converted history). */
-  memo: Map<Message, unknown>
+  /** What the transport keeps between turns (the converted transcript). */
+  memo: TransportMemo
   turn: number
   last: ModelTurn<Message> | undefined
   /** Kept over the run: a later turn that waits again continues the same run's approval ids. */
@@ -40,4 +42,6 @@ export interface LoopRun<Message> {
   handedOut: boolean
   /** A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered. */
   resumed: ResumedRun | undefined
+  /** How this run answers a fresh turn's calls: made at its first call, the same for every turn. */
+  answer?: ((call: PreparedCall) => ToolResult | Promise<ToolResult>) | undefined
 }

@@ -13,7 +13,7 @@ export interface PreparedCall {
   /** The arguments the tool ran with, when a `beforeTool` hook replaced them. */
   replacedArgs?: Record<string, unknown>
   /** `<run>:<turn>:<position>`: the same for this call on every replay of the run. */
-  idempotencyKey?: string
+  idempotencyKey?: string | undefined
   /** The call as the toolkit checked it for its approval, when it did: its run uses the same check. */
   checked?: CheckedCall | undefined
   /** A resumed call that ran as an MCP task: its result is asked of the server, the tool is not run. */
@@ -40,15 +40,19 @@ export function recordedArgs(prepared: PreparedCall): unknown {
  * prepareCall({ id: 'call_1', name: 'add', input: '{"a":1}' }, toolkit).args // { a: 1 }
  */
 export function prepareCall(call: ModelToolCall, toolkit: ToolRunner | undefined): PreparedCall {
-  if (typeof call.input !== 'string') return { call, args: call.input, problem: undefined }
+  // The key is set once the call is answered (`keyCalls`); made with its slot, the call keeps its shape.
+  if (typeof call.input !== 'string')
+    return { call, args: call.input, problem: undefined, idempotencyKey: undefined }
   // Transports decode the arguments once and say why text is not usable; a custom one may hand text over.
   const decoded = call.inputProblem === undefined ? decodeToolInput(call.input) : call
-  if (typeof decoded.input !== 'string') return { call, args: decoded.input, problem: undefined }
+  if (typeof decoded.input !== 'string')
+    return { call, args: decoded.input, problem: undefined, idempotencyKey: undefined }
   const why = 'inputProblem' in decoded ? decoded.inputProblem : undefined
   return {
     call,
     args: decoded.input,
     problem: argumentsProblem(call.name, why ?? '', decoded.input, toolkit),
+    idempotencyKey: undefined,
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Starts `run` for every item with at most `limit` running at once; the promises keep item order. `run`'s
- * promises must be marked handled already; the ones made here for waiting items are.
+ * Starts `run` for every item with at most `limit` running at once; the answers keep item order: within
+ * the limit, what `run` gave (a value it had at once, or its promise), else promises. `run`'s promises
+ * must be marked handled already; the ones made here for waiting items are.
  *
  * @example
  * const results = runBounded(calls, 4, (call) => answer(call))
@@ -8,8 +9,8 @@
 export function runBounded<Item, Value>(
   items: readonly Item[],
   limit: number,
-  run: (item: Item) => Promise<Value>,
-): Promise<Value>[] {
+  run: (item: Item) => Value | Promise<Value>,
+): Array<Value | Promise<Value>> {
   if (items.length <= limit) return items.map(run)
   let active = 0
   const waiting: Array<() => void> = []

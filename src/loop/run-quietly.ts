@@ -1,15 +1,29 @@
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunResult } from '../contracts/run-types.js'
+import type { ModelTurn } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
+import { answerCallsQuietly } from './answer-calls.js'
+import { modelTurn, retryTurn } from './call-model.js'
 import type { LoopInput } from './loop-input.js'
 import { RunScope } from './run-scope.js'
 import { finishedResult, goesOn, startRun } from './start-run.js'
-import { takeTurnQuietly } from './take-turn-quietly.js'
+import {
+  answeredTurn,
+  callsToAnswer,
+  keyCalls,
+  modelCallOptions,
+  nextRequest,
+  resumedCalls,
+  type TurnCalls,
+  tookTurn,
+} from './turn-steps.js'
 
 /**
  * The tool-calling loop for a run that streams nothing (`generate` mode, durable or not): the same run as
  * `runLoop`'s, as one plain async function. No generator stands between the caller and the turns, and no
- * event is built, since nobody listens.
+ * event is built, since nobody listens. Each turn takes the same steps as a stream's ({@link takeTurn}),
+ * in this function's own frame: a plain turn awaits the model call and, of its tool calls, only those
+ * whose answer is still to come (a tool that answers synchronously is recorded at once).
  *
  * @example
  * const result = await runQuietly({ transport, settings, history: [], prompt: 'Hi', toolkit, signal: undefined, mode: 'generate' })
@@ -26,16 +40,48 @@ export async function runQuietly<Message>(input: LoopInput<Message>): Promise<Ru
     const started = startRun(input, scope, false)
     const run = isPromiseLike(started) ? await started : started
     trace = run.trace
+    let result: RunResult<Message> | undefined
     while (true) {
-      const suspended = await takeTurnQuietly(run)
-      if (suspended !== undefined) {
-        completed = true
-        trace?.end(suspended)
-        return suspended
+      let turnCalls: TurnCalls
+      if (run.resumed !== undefined) turnCalls = resumedCalls(run)
+      else {
+        const next = nextRequest(run)
+        const request = isPromiseLike(next) ? await next : next
+        let last: ModelTurn<Message>
+        if (input.durable === undefined) {
+          // The first attempt in this frame; a failure goes on as `modelTurn`'s retries would.
+          const { transport } = run
+          try {
+            // A transport that splits its call hands over the SDK's own promise, with no frame around it.
+            last =
+              transport.send === undefined || transport.turnOf === undefined
+                ? await scope.race(transport.generate(request))
+                : transport.turnOf(await scope.race(transport.send(request)), request)
+          } catch (error) {
+            last = await retryTurn(error, transport, request, run.settings.retry, scope)
+          }
+        } else last = await modelTurn(request, modelCallOptions(run))
+        const given = tookTurn(run, last)
+        const decided = callsToAnswer(run, isPromiseLike(given) ? await given : given)
+        turnCalls = isPromiseLike(decided) ? await decided : decided
+      }
+      if (turnCalls.calls.length > 0) {
+        keyCalls(run, turnCalls.calls)
+        const answering = answerCallsQuietly(run, turnCalls.calls, turnCalls.presets)
+        const suspended = answeredTurn(
+          run,
+          turnCalls,
+          answering instanceof Promise ? await answering : answering,
+        )
+        // A call waits: the run ends suspended.
+        if (suspended !== undefined) {
+          result = await suspended
+          break
+        }
       }
       if (!goesOn(run)) break
     }
-    const result = finishedResult(run)
+    result ??= finishedResult(run)
     completed = true
     trace?.end(result)
     return result

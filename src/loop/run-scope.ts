@@ -108,7 +108,7 @@ export class RunScope {
   }
 
   /** Settles like `promise`, or rejects with the abort error as soon as the run is aborted. */
-  race<T>(promise: PromiseLike<T>): Promise<T> {
+  race<T>(promise: T | PromiseLike<T>): Promise<T> {
     if (this.#error !== undefined) return Promise.reject(this.#error)
     if (this.#aborted === undefined) return Promise.resolve(promise)
     return Promise.race([promise, this.#aborted])

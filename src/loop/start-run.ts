@@ -70,10 +70,13 @@ function newRun<Message>(
 ): LoopRun<Message> {
   const { settings, toolkit, prompt } = input
   let transport = given
-  const messages =
-    resumed !== undefined
-      ? (resumed.messages as Message[])
-      : [...input.history, ...(typeof prompt === 'string' ? [transport.userMessage(prompt)] : prompt)]
+  let messages: Message[]
+  if (resumed !== undefined) messages = resumed.messages as Message[]
+  else if (typeof prompt === 'string') {
+    // The history and the new user message, with no array made only to be spread.
+    messages = input.history.length === 0 ? [] : [...input.history]
+    messages.push(transport.userMessage(prompt))
+  } else messages = [...input.history, ...prompt]
   const system = joinSystem(settings.system, input.system, toolkit?.skillsPrompt())
   let trace: RunTelemetry | undefined
   if (telemetry !== undefined) {
@@ -105,7 +108,7 @@ function newRun<Message>(
     messages,
     records: [],
     usage,
-    memo: new Map(),
+    memo: { value: undefined },
     turn: resumed?.turn ?? 0,
     last: undefined,
     runId: resumed?.runId,
@@ -113,6 +116,7 @@ function newRun<Message>(
     answeredIds: resumed?.answered ?? [],
     handedOut: false,
     resumed,
+    answer: undefined,
   }
 }
 

@@ -21,7 +21,7 @@ import {
  * stopped in), its tool calls are answered in call order, and the answers join the transcript; every
  * event is yielded as it comes. Resolves the run's result when a call waits for approval (the run is
  * suspended), else `undefined` (the loop decides whether to go on). A run that streams nothing takes
- * {@link takeTurnQuietly} instead.
+ * the same steps inside {@link runQuietly} instead.
  *
  * @example
  * const suspended = yield* takeTurn(run)

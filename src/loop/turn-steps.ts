@@ -27,8 +27,8 @@ export interface TurnCalls {
  * The next model call's request, as the `beforeModel` hook leaves it: synchronous without the hook.
  *
  * @example
- * const request = nextRequest(run)
- * const last = await modelTurn(isPromiseLike(request) ? await request : request, modelCallOptions(run))
+ * const next = nextRequest(run)
+ * const last = await modelTurn(isPromiseLike(next) ? await next : next, modelCallOptions(run))
  */
 export function nextRequest<Message>(
   run: LoopRun<Message>,
@@ -98,8 +98,9 @@ export function callsToAnswer<Message>(
  */
 export function keyCalls<Message>(run: LoopRun<Message>, calls: readonly PreparedCall[]): void {
   run.keyPrefix ??= generateRunKey()
+  const turnKey = `${run.keyPrefix}:${run.turn}:`
   for (let index = 0; index < calls.length; index++) {
-    ;(calls[index] as PreparedCall).idempotencyKey = `${run.keyPrefix}:${run.turn}:${index + 1}`
+    ;(calls[index] as PreparedCall).idempotencyKey = turnKey + (index + 1)
   }
 }
 
@@ -108,7 +109,7 @@ export function keyCalls<Message>(run: LoopRun<Message>, calls: readonly Prepare
  * join the transcript and the turn resolves `undefined`.
  *
  * @example
- * return answeredTurn(run, turnCalls, await answerCallsQuietly(run, calls, presets))
+ * const suspended = answeredTurn(run, turnCalls, yield* answerCalls(run, calls, presets))
  */
 export function answeredTurn<Message>(
   run: LoopRun<Message>,
@@ -170,7 +171,14 @@ async function changedRequest<Message>(
 function readCalls<Message>(run: LoopRun<Message>, last: ModelTurn<Message>): PreparedCall[] {
   addUsage(run.usage, last.usage)
   if (last.message !== undefined) run.messages.push(last.message)
-  return last.toolCalls.map((call) => prepareCall(call, run.toolkit))
+  const { toolCalls } = last
+  const { toolkit } = run
+  if (toolCalls.length === 0) return []
+  const calls: PreparedCall[] = new Array(toolCalls.length)
+  for (let index = 0; index < toolCalls.length; index++) {
+    calls[index] = prepareCall(toolCalls[index] as ModelTurn<Message>['toolCalls'][number], toolkit)
+  }
+  return calls
 }
 
 /** The calls this run answers itself: those of tools the caller runs (external tools) are handed out. */

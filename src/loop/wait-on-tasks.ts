@@ -21,7 +21,7 @@ import type { PreparedCall } from './prepare-call.js'
  * const answer = waitingOnTasks((call) => answerCall(call, context), context, settings.maxTaskWaitMs)
  */
 export function waitingOnTasks<Message>(
-  answer: (call: PreparedCall) => Promise<ToolResult>,
+  answer: (call: PreparedCall) => ToolResult | Promise<ToolResult>,
   context: LoopCallContext<Message>,
   maxWaitMs: number | undefined,
 ): (call: PreparedCall) => Promise<ToolResult> {

@@ -26,6 +26,7 @@ import type {
   ModelTurn,
   RetryAdvice,
   Transport,
+  TransportMemo,
   TransportRequest,
   TransportStreamPart,
 } from '../contracts/transport.js'
@@ -200,7 +201,9 @@ export class ProviderFormTransport implements Transport<SpecMessage> {
   ): SpecCallOptions {
     const first = this.#sent++ === 0
     const messages =
-      ownNames === undefined ? request.messages : sentPrompt(request.messages, ownNames, request.memo)
+      ownNames === undefined
+        ? request.messages
+        : sentPrompt(request.messages, ownNames, renamed(request.memo))
     const prompt = withSystem(messages, request.system)
     const own = this.#wrapped.declarations(request.tools)
     const callerTools = this.#callerTools
@@ -247,4 +250,10 @@ function withSystem(messages: SpecMessage[], system: string | undefined): SpecMe
   let leading = 0
   while (messages[leading]?.role === 'system') leading++
   return [...messages.slice(0, leading), { role: 'system', content: system }, ...messages.slice(leading)]
+}
+
+/** The messages renamed so far in this run, by message: kept in its memo from the first call on. */
+function renamed(memo: TransportMemo): Map<SpecMessage, unknown> {
+  if (memo.value === undefined) memo.value = new Map<SpecMessage, unknown>()
+  return memo.value as Map<SpecMessage, unknown>
 }

@@ -93,14 +93,15 @@ export function defineTool<const Schema extends InputSchema | undefined = undefi
     ...(options.longRunning === undefined || options.longRunning === false
       ? {}
       : { longRunning: checkedLongRunning(name, options.longRunning) }),
-    // Not `async`: most tools answer synchronously, and an async frame per call is what a bare loop saves.
+    // Not `async`: most tools answer synchronously, and their result is handed back as it is (`execute`
+    // wraps it in a promise), so that `runTool` has nothing to wait for and no deadline to set.
     run(args, context) {
       try {
         const value = execute(args as InferToolArgs<Schema>, context)
-        if (!isPromiseLike(value)) return Promise.resolve(toToolResult(value))
+        if (!isPromiseLike(value)) return toToolResult(value)
         return Promise.resolve(value).then(toToolResult, failed)
       } catch (error) {
-        return Promise.resolve(failed(error))
+        return failed(error)
       }
     },
   })

@@ -1,10 +1,18 @@
 import { capText, DEFAULT_MAX_OUTPUT_CHARS } from '../shared/cap-text.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import { checkArgs, invalidArgsMessage } from './check-args.js'
 import { errorResult, toolFailed } from './tool-result.js'
 import type { Tool, ToolContext, ToolResult } from './types.js'
 
-/** Runs a tool with arguments already checked against its schema. */
-export type CheckedArgsRunner = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>
+/**
+ * Runs a tool with arguments already checked against its schema: its result, or the promise of it. A body
+ * that answers synchronously may hand the result back as it is (`defineTool`'s does), so that a caller
+ * that can take it (`runTool`) has nothing to wait for.
+ */
+export type CheckedArgsRunner = (
+  args: Record<string, unknown>,
+  context: ToolContext,
+) => ToolResult | Promise<ToolResult>
 
 // A tool made here carries its body without the check under this key, beside the `execute` and the schema
 // it was made with. Not enumerable: a `{ ...tool }` copy (which may change the schema) leaves it behind.
@@ -52,7 +60,8 @@ export function validatingTool(parts: ValidatingToolParts): Tool {
       if (typeof checked === 'string') {
         return Promise.resolve(errorResult(capText(invalidArgsMessage(shape.name, checked), maxOutputChars)))
       }
-      return run(checked, context)
+      const ran = run(checked, context)
+      return isPromiseLike(ran) ? (ran as Promise<ToolResult>) : Promise.resolve(ran)
     },
   }
   const unchecked: UncheckedRun = { run, execute: tool.execute, inputSchema: shape.inputSchema }

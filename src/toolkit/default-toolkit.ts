@@ -33,9 +33,10 @@ import type { NeedsApproval, Tool, ToolContext, ToolResult } from '../tool/types
 import { validatingTool } from '../tool/validating-tool.js'
 import { assembleTools, checkDisabledNames, checkToolName, type ToolSources } from './assemble-tools.js'
 import { approvalVerdict, checkCallArgs, RefusedArgs } from './check-call.js'
-import { type RunToolLimits, runTool } from './run-tool.js'
+import { type RunToolLimits, runTool, startTool } from './run-tool.js'
 import type { CheckedCall, Toolkit } from './toolkit.js'
 import { registerApprovalLookup } from './toolkit-approvals.js'
+import { registerDirectRun } from './toolkit-direct-run.js'
 
 // Names an unknown-tool answer lists; the rest are counted.
 const MAX_LISTED_TOOLS = 50
@@ -79,6 +80,14 @@ export class DefaultToolkit implements Toolkit {
     this.#rebuild()
     checkDisabledNames(parts, (message) => this.#warnOnce(message))
     registerApprovalLookup(this, (name) => this.#approvals.has(name))
+    // The loop runs calls through `#executeNow` while `execute` is this class's own (not wrapped, not
+    // overridden): the same answers, with no promise for a tool that answers at once.
+    registerDirectRun(
+      this,
+      DefaultToolkit.prototype.execute,
+      (name, args, toolCallId, idempotencyKey, signal) =>
+        this.#executeNow(name, args, toolCallId, idempotencyKey, signal),
+    )
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
@@ -109,6 +118,22 @@ export class DefaultToolkit implements Toolkit {
     const checked = checkCallArgs(tool, name, args, this.#parts.limits.maxOutputChars)
     if (checked instanceof RefusedArgs) return Promise.resolve(checked.answer)
     return runTool(tool, checked, context, this.#parts.limits)
+  }
+
+  // `execute` for the loop: the same answer, handed back as it is when the tool answers synchronously.
+  #executeNow(
+    name: string,
+    args: Record<string, unknown>,
+    toolCallId: string,
+    idempotencyKey: string | undefined,
+    signal: AbortSignal | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    const tool = this.#find(name)
+    if (tool === undefined) return this.#unknownTool(name)
+    const { limits } = this.#parts
+    const checked = checkCallArgs(tool, name, args, limits.maxOutputChars)
+    if (checked instanceof RefusedArgs) return checked.answer
+    return startTool(tool, checked, limits, toolCallId, idempotencyKey, signal, limits.timeoutMs, undefined)
   }
 
   // The name is quoted by its start and the list is cut, so neither a 200 KB name nor 50,000 tools

@@ -1,4 +1,5 @@
 import { capStrings, capText } from '../shared/cap-text.js'
+import { isPromiseLike } from '../shared/is-promise-like.js'
 import { CallContext, LazyAbortController } from '../tool/call-context.js'
 import { capMedia } from '../tool/tool-media.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
@@ -30,37 +31,85 @@ export function runTool(
   context: ToolContext,
   limits: RunToolLimits,
 ): Promise<ToolResult> {
-  const timeoutMs = context.timeoutMs ?? limits.timeoutMs
-  const outer = context.signal
-  if (outer?.aborted) {
-    return Promise.resolve(errorResult(`Tool "${tool.name}" was not run: the call was aborted.`))
-  }
+  const answer = startTool(
+    tool,
+    args,
+    limits,
+    context.toolCallId,
+    context.idempotencyKey,
+    context.signal,
+    context.timeoutMs ?? limits.timeoutMs,
+    context,
+  )
+  return answer instanceof Promise ? answer : Promise.resolve(answer)
+}
+
+/**
+ * {@link runTool} for a caller that takes a result as it is: a tool that answers synchronously is
+ * answered at once, with nothing to wait for (no promise, no deadline, no abort listener: nothing could
+ * have timed it out or aborted it but its own code, which is checked); a tool that answers with a promise
+ * gets its deadline, counted from its call, and the caller's abort. Never throws; a promise it hands back
+ * never rejects. Positional, not an options object: the loop runs this for every tool call.
+ *
+ * @example
+ * const answer = startTool(tool, args, limits, 'call_1', undefined, undefined, limits.timeoutMs, undefined)
+ * const result = answer instanceof Promise ? await answer : answer
+ */
+export function startTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  limits: RunToolLimits,
+  toolCallId: string | undefined,
+  idempotencyKey: string | undefined,
+  outer: AbortSignal | undefined,
+  timeoutMs: number,
+  /** The caller's listeners (an MCP gateway's `onProgress`, `onLog`, `inputRound`), when it has any. */
+  reports: Pick<ToolContext, 'onProgress' | 'onLog' | 'inputRound'> | undefined,
+): ToolResult | Promise<ToolResult> {
+  const { name } = tool
+  if (outer?.aborted) return errorResult(`Tool "${name}" was not run: the call was aborted.`)
   const controller = new LazyAbortController()
+  // The deadline counts from here; it is set only once the tool hands back a promise.
+  const started = performance.now()
+  let running: Promise<ToolResult> | ToolResult
+  try {
+    running = runnerForCheckedArgs(tool)(
+      args,
+      new CallContext(toolCallId, timeoutMs, controller, outer !== undefined, idempotencyKey, reports),
+    )
+  } catch (error) {
+    // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).
+    return outer?.aborted ? abortedCall(name, controller, outer) : toolFailed(name, error)
+  }
+  if (!isPromiseLike(running)) {
+    // The caller aborted while the tool ran (its own code did): the abort wins, as it would have.
+    if (outer?.aborted) return abortedCall(name, controller, outer)
+    try {
+      return capOutput(running, limits)
+    } catch (error) {
+      return toolFailed(name, error)
+    }
+  }
+  const pending = running
+  if (outer?.aborted) {
+    Promise.resolve(pending).then(ignore, ignore)
+    return abortedCall(name, controller, outer)
+  }
   // One promise, settled by whichever comes first: the tool, its deadline, or the caller's abort.
   return new Promise<ToolResult>((resolve) => {
-    const call = new ToolCall(tool.name, limits, resolve, outer, controller)
-    let running: Promise<ToolResult> | ToolResult
-    try {
-      call.startDeadline(timeoutMs)
-      running = runnerForCheckedArgs(tool)(
-        args,
-        new CallContext(
-          context.toolCallId,
-          timeoutMs,
-          controller,
-          outer !== undefined,
-          context.idempotencyKey,
-          context,
-        ),
-      )
-    } catch (error) {
-      // A tool whose execute throws instead of returning a promise (breaking the `Tool` contract).
-      call.failed(error)
-      return
-    }
-    Promise.resolve(running).then(call.done, call.failed)
+    const call = new ToolCall(name, limits, resolve, outer, controller)
+    call.startDeadline(timeoutMs, performance.now() - started)
+    Promise.resolve(pending).then(call.done, call.failed)
   })
 }
+
+/** A call whose caller aborted while it ran: its signal aborted too, and the answer that says so. */
+function abortedCall(name: string, controller: LazyAbortController, outer: AbortSignal): ToolResult {
+  controller.abort(outer.reason)
+  return errorResult(`Tool "${name}" was aborted.`)
+}
+
+function ignore(): void {}
 
 // One running call: settled once, by the tool, its deadline or the caller's abort. Its methods are the
 // callbacks themselves, so a call makes no closure of its own beyond them.
@@ -96,9 +145,12 @@ class ToolCall {
     }
   }
 
-  startDeadline(timeoutMs: number): void {
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0)
-      this.#timer = setTimeout(timedOut, timeoutMs, this, timeoutMs)
+  /** Starts the deadline of a call made `elapsed` ms ago (the tool's own synchronous work, usually none). */
+  startDeadline(timeoutMs: number, elapsed: number): void {
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) return
+    // Less than a millisecond of the tool's own work is not taken off: Node's timers count whole ms.
+    const wait = elapsed < 1 ? timeoutMs : Math.max(1, timeoutMs - elapsed)
+    this.#timer = setTimeout(timedOut, wait, this, timeoutMs)
   }
 
   readonly done = (result: ToolResult): void => {

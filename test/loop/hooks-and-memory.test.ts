@@ -241,6 +241,60 @@ describe('system prompt', () => {
   })
 })
 
+describe('the prompt of each model call', () => {
+  it('is its own array: what the model keeps of one call stays as it was, whatever later turns add', async () => {
+    const model = scriptedModel((_call, index) =>
+      index < 2
+        ? reply({ calls: [{ id: `w${index}`, name: 'get_weather', input: '{"city":"Oslo"}' }] })
+        : reply({ text: 'done' }),
+    )
+    const toolkit = await createToolkit({ tools: [weatherTool] })
+    const hooks: Hooks<ModelMessage> = {
+      // Turn 2 alone sends a note after the transcript; turns 1 and 3 send the run's own messages.
+      beforeModel: ({ messages, turn }) =>
+        turn === 2 ? { messages: [...messages, { role: 'user', content: 'note' }] } : undefined,
+    }
+    const result = await createClient({ model, system: 'Be brief.', hooks }).run('Oslo?', { toolkit })
+    expect(result.text).toBe('done')
+    const prompts = model.doGenerateCalls.map((call) => call.prompt)
+    expect(prompts.map((prompt) => prompt.map((message) => message.role))).toStrictEqual([
+      ['system', 'user'],
+      ['system', 'user', 'assistant', 'tool', 'user'],
+      ['system', 'user', 'assistant', 'tool', 'assistant', 'tool'],
+    ])
+    expect(prompts.map((prompt) => userTexts(prompt))).toStrictEqual([
+      ['Oslo?'],
+      ['Oslo?', 'note'],
+      ['Oslo?'],
+    ])
+    expect(new Set(prompts).size).toBe(3)
+    // Each message of the transcript is converted once per run: later calls send the same conversion.
+    expect(prompts[2]?.[1]).toBe(prompts[0]?.[1])
+    expect(prompts[2]?.[3]).toBe(prompts[1]?.[3])
+  })
+})
+
+describe('the toolkit a run is given', () => {
+  it('is asked through its own execute when that was wrapped', async () => {
+    const model = scriptedModel((_call, index) =>
+      index % 2 === 0
+        ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
+        : reply({ text: 'done' }),
+    )
+    const wrapped = await createToolkit({ tools: [weatherTool] })
+    const seen: string[] = []
+    const execute = wrapped.execute.bind(wrapped)
+    wrapped.execute = (name, args, context) => {
+      seen.push(`wrapped ${name} ${context?.toolCallId}`)
+      return execute(name, args, context)
+    }
+    const client = createClient({ model })
+    const result = await client.run('Oslo?', { toolkit: wrapped })
+    expect(seen).toStrictEqual(['wrapped get_weather w'])
+    expect(result.toolCalls.map((call) => call.isError)).toStrictEqual([false])
+  })
+})
+
 describe('ask: conversations remembered by id', () => {
   it('continues each conversation from the store and keeps conversations apart', async () => {
     const model = scriptedModel((call) => reply({ text: `heard: ${userTexts(call.prompt).join(' | ')}` }))

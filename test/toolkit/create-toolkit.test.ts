@@ -215,6 +215,55 @@ describe('createToolkit: limits, abort and lifecycle', () => {
     })
   })
 
+  it("a call's deadline counts from the call: a tool's own synchronous work before its promise counts too", async () => {
+    const busy = customTool('busy', () => {
+      const until = Date.now() + 60
+      while (Date.now() < until) {}
+      return new Promise<ToolResult>((resolve) =>
+        setTimeout(() => resolve({ output: 'late', isError: false }), 30),
+      )
+    })
+    const tk = await createToolkit({ tools: [busy], toolTimeoutMs: 40 })
+    expect(await tk.execute('busy', {})).toStrictEqual({
+      output: 'Tool "busy" timed out after 40 ms.',
+      isError: true,
+    })
+  })
+
+  it('a tool that answers synchronously is answered with its result, however long it took', async () => {
+    const busy = defineTool({
+      name: 'busy',
+      description: 'Works synchronously.',
+      execute: () => {
+        const until = Date.now() + 30
+        while (Date.now() < until) {}
+        return 'done'
+      },
+    })
+    const tk = await createToolkit({ tools: [busy], toolTimeoutMs: 10 })
+    expect(await tk.execute('busy', {})).toStrictEqual({ output: 'done', isError: false })
+  })
+
+  it("abort: a caller's abort during a tool's synchronous work wins over its answer, and reaches its signal", async () => {
+    const controller = new AbortController()
+    let seen: AbortSignal | undefined
+    const aborting = defineTool({
+      name: 'aborting',
+      description: 'Aborts its caller.',
+      execute: (_args, context) => {
+        seen = context.signal
+        controller.abort()
+        return 'answered'
+      },
+    })
+    const tk = await createToolkit({ tools: [aborting] })
+    expect(await tk.execute('aborting', {}, { signal: controller.signal })).toStrictEqual({
+      output: 'Tool "aborting" was aborted.',
+      isError: true,
+    })
+    expect(seen?.aborted).toBe(true)
+  })
+
   it('abort: a running tool that ignores its signal still answers promptly with an error', async () => {
     let seen: AbortSignal | undefined
     const stubborn = customTool('stubborn', (_args, context?: ToolContext) => {
