@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai'
 import type { ModelToolCall, ModelTurn } from '../contracts/transport.js'
-import { generateCallId, uniqueCallIdAmong } from '../loop/call-ids.js'
-import { decodeToolInput } from '../loop/decode-tool-input.js'
+import { generateCallId, uniqueCallId } from '../loop/call-ids.js'
+import { decodeToolInput, toolInputObject } from '../loop/decode-tool-input.js'
 import type { ProviderOptions, SpecContentPart } from './language-model-spec.js'
 
 /** A part of the assistant message a turn adds to the transcript. */
@@ -122,27 +122,13 @@ export function ownToolCall(
   const given =
     typeof part.toolCallId === 'string' && part.toolCallId !== '' ? part.toolCallId : generateCallId()
   // Repeated ids would give one id several answers; each call gets its own, answered once.
-  const id = count === 0 ? given : uniqueCallIdAmong(given, earlier, count)
+  const id = uniqueCallId(given, earlier, count)
   const sent = typeof part.toolName === 'string' ? part.toolName : ''
   const name = ownNames?.get(sent) ?? sent
-  const { input } = part
-  // The common case, arguments that are a JSON object, read without the decoder's wrapper.
-  const object = typeof input === 'string' ? jsonObject(input) : undefined
+  // The common case, arguments that are a JSON object, read with no wrapper to spread.
+  const object = toolInputObject(part.input)
   if (object !== undefined) return { id, name, input: object }
-  return { id, name, ...decodeToolInput(input) }
-}
-
-/** The object a JSON text holds, or `undefined` for anything else (then `decodeToolInput` says why). */
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : undefined
+  return { id, name, ...decodeToolInput(part.input) }
 }
 
 /**

@@ -53,7 +53,6 @@ export function readFunctionCalls(options: {
   if (parts === undefined) return []
   const createId = options.createId ?? nextGeneratedCallId
   const calls: GeminiToolCall[] = []
-  let seen: Set<string> | undefined
   for (const part of parts) {
     const call = part.functionCall
     if (call === undefined || call === null) continue
@@ -69,8 +68,7 @@ export function readFunctionCalls(options: {
     }
     // A repeated id would give one id several answers: the repeat gets an id of its own and, since
     // Gemini does not know that id, is answered by position like a call without one.
-    seen ??= new Set()
-    const id = uniqueCallId(call.id, seen)
+    const id = uniqueCallId(call.id, calls)
     calls.push(id === call.id ? { id, name, input } : { id, name, input, idGenerated: true })
   }
   return calls

@@ -39,30 +39,20 @@ function processPrefix(): string {
 }
 
 /**
- * The id to give a call within one turn: its own when no earlier call of the turn has it, else the
- * first free `<id>_<n>` (n from 2), so that five calls sharing an id become five calls, each answered
- * once. `seen` collects the ids given so far. Deterministic: the same turn gets the same ids.
+ * The id to give a call within one turn: its own when none of the turn's earlier calls (the first `count`
+ * of `earlier`) has it, else the first free `<id>_<n>` (n from 2), so that five calls sharing an id become
+ * five calls, each answered once. Deterministic: the same turn gets the same ids. A turn makes few calls,
+ * so they are looked through, with no set kept.
  *
  * @example
- * const seen = new Set<string>()
- * uniqueCallId('a', seen) // 'a'
- * uniqueCallId('a', seen) // 'a_2'
+ * uniqueCallId('a', [], 0)            // 'a'
+ * uniqueCallId('a', [{ id: 'a' }], 1) // 'a_2'
  */
-export function uniqueCallId(id: string, seen: Set<string>): string {
-  let unique = id
-  for (let n = 2; seen.has(unique); n++) unique = `${id}_${n}`
-  seen.add(unique)
-  return unique
-}
-
-/**
- * {@link uniqueCallId} against the first `count` calls of a turn, by their ids: no set to keep, for the
- * few calls a turn makes.
- *
- * @example
- * uniqueCallIdAmong('a', [{ id: 'a' }], 1) // 'a_2'
- */
-export function uniqueCallIdAmong(id: string, earlier: ReadonlyArray<{ id: string }>, count: number): string {
+export function uniqueCallId(
+  id: string,
+  earlier: ReadonlyArray<{ id: string }>,
+  count: number = earlier.length,
+): string {
   let unique = id
   for (let n = 2; hasId(earlier, count, unique); n++) unique = `${id}_${n}`
   return unique

@@ -14,19 +14,40 @@ export type DecodedToolInput = { input: Record<string, unknown> } | { input: str
  * decodeToolInput('[1]')             // { input: '[1]', inputProblem: 'expected a JSON object, got an array' }
  */
 export function decodeToolInput(raw: unknown): DecodedToolInput {
-  if (raw === undefined || raw === null) return { input: {} }
-  if (typeof raw === 'object' && !Array.isArray(raw)) return { input: raw as Record<string, unknown> }
+  const object = toolInputObject(raw)
+  if (object !== undefined) return { input: object }
   const text = typeof raw === 'string' ? raw : toJsonText(raw)
-  if (text.trim() === '') return { input: {} }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch (error) {
     return { input: text, inputProblem: `they are not valid JSON (${errorMessage(error)})` }
   }
-  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-    return { input: parsed as Record<string, unknown> }
-  }
   const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`
   return { input: text, inputProblem: `expected a JSON object, got ${kind}` }
+}
+
+/**
+ * The object a tool call's arguments are or hold, read as {@link decodeToolInput} reads them but with no
+ * wrapper made: for a transport that builds every call, where arguments are nearly always a JSON object.
+ * `undefined` when they are not one; `decodeToolInput` then says why.
+ *
+ * @example
+ * toolInputObject('{"city":"Pune"}') // { city: 'Pune' }
+ * toolInputObject('[1]')             // undefined
+ */
+export function toolInputObject(raw: unknown): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === null) return {}
+  if (typeof raw === 'object') return Array.isArray(raw) ? undefined : (raw as Record<string, unknown>)
+  if (typeof raw !== 'string') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    // Empty text is `{}`, as some providers send for a call without arguments.
+    return raw.trim() === '' ? {} : undefined
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined
 }
