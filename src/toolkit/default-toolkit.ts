@@ -86,7 +86,7 @@ export class DefaultToolkit implements Toolkit {
       this,
       DefaultToolkit.prototype.execute,
       (name, args, toolCallId, idempotencyKey, signal) =>
-        this.#executeNow(name, args, toolCallId, idempotencyKey, signal),
+        this.#executeNow(name, args, toolCallId, idempotencyKey, signal, undefined, undefined),
     )
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
@@ -113,27 +113,36 @@ export class DefaultToolkit implements Toolkit {
 
   // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
   execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
-    const tool = this.#find(name)
-    if (tool === undefined) return Promise.resolve(this.#unknownTool(name))
-    const checked = checkCallArgs(tool, name, args, this.#parts.limits.maxOutputChars)
-    if (checked instanceof RefusedArgs) return Promise.resolve(checked.answer)
-    return runTool(tool, checked, context, this.#parts.limits)
+    const { toolCallId, idempotencyKey, signal, timeoutMs } = context
+    const answer = this.#executeNow(name, args, toolCallId, idempotencyKey, signal, timeoutMs, context)
+    return answer instanceof Promise ? answer : Promise.resolve(answer)
   }
 
-  // `execute` for the loop: the same answer, handed back as it is when the tool answers synchronously.
+  // `execute`, its result handed back as it is when the tool answers synchronously (what the loop takes).
   #executeNow(
     name: string,
     args: Record<string, unknown>,
-    toolCallId: string,
+    toolCallId: string | undefined,
     idempotencyKey: string | undefined,
     signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    reports: ToolContext | undefined,
   ): ToolResult | Promise<ToolResult> {
     const tool = this.#find(name)
     if (tool === undefined) return this.#unknownTool(name)
     const { limits } = this.#parts
     const checked = checkCallArgs(tool, name, args, limits.maxOutputChars)
     if (checked instanceof RefusedArgs) return checked.answer
-    return startTool(tool, checked, limits, toolCallId, idempotencyKey, signal, limits.timeoutMs, undefined)
+    return startTool(
+      tool,
+      checked,
+      limits,
+      toolCallId,
+      idempotencyKey,
+      signal,
+      timeoutMs ?? limits.timeoutMs,
+      reports,
+    )
   }
 
   // The name is quoted by its start and the list is cut, so neither a 200 KB name nor 50,000 tools
