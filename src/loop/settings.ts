@@ -104,24 +104,8 @@ export function readSettings<Message>(
       field: 'maxTurns',
     })
   }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
-  ) {
-    throw new ConfigError(
-      `\`timeoutMs\` must be a positive number of milliseconds; got ${String(timeoutMs)}.`,
-      { field: 'timeoutMs' },
-    )
-  }
-  if (
-    maxTaskWaitMs !== undefined &&
-    !(typeof maxTaskWaitMs === 'number' && maxTaskWaitMs > 0 && Number.isFinite(maxTaskWaitMs))
-  ) {
-    throw new ConfigError(
-      `\`maxTaskWaitMs\` must be a positive number of milliseconds; got ${String(maxTaskWaitMs)}.`,
-      { field: 'maxTaskWaitMs' },
-    )
-  }
+  checkMilliseconds('timeoutMs', timeoutMs)
+  checkMilliseconds('maxTaskWaitMs', maxTaskWaitMs)
   if (
     !(
       toolConcurrency === Number.POSITIVE_INFINITY ||
@@ -250,4 +234,12 @@ function readRetry(retries: number | RetryOptions | undefined): RetryPolicy {
 
 function stripUndefined(options: RetryOptions): Partial<RetryPolicy> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+}
+
+/** An optional duration option: unset, or a positive, finite number of milliseconds. */
+function checkMilliseconds(field: 'timeoutMs' | 'maxTaskWaitMs', value: unknown): void {
+  if (value === undefined || (typeof value === 'number' && value > 0 && Number.isFinite(value))) return
+  throw new ConfigError(`\`${field}\` must be a positive number of milliseconds; got ${String(value)}.`, {
+    field,
+  })
 }
