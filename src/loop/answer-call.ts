@@ -2,8 +2,8 @@ import type { Hooks } from '../contracts/run-types.js'
 import { type PendingTaskMark, pendingTaskOf } from '../tool/pending-task.js'
 import { errorResult, toolFailed } from '../tool/tool-result.js'
 import type { ToolContext, ToolResult } from '../tool/types.js'
+import { DefaultToolkit } from '../toolkit/default-toolkit.js'
 import type { CheckedCall, ToolRunner } from '../toolkit/toolkit.js'
-import { directRunOf } from '../toolkit/toolkit-direct-run.js'
 import type { PreparedCall } from './prepare-call.js'
 import { settleQuietly } from './run-bounded.js'
 import type { RunScope } from './run-scope.js'
@@ -138,24 +138,26 @@ function executeTool(
   checked: CheckedCall | undefined,
 ): ToolResult | Promise<ToolResult> {
   const searched = search?.answer(name, args)
-  if (searched !== undefined) return searched.then(undefined, (error: unknown) => toolFailed(name, error))
+  if (searched !== undefined) return settled(name, searched)
   if (toolkit === undefined) {
     return errorResult(`Unknown tool "${name}". No tools are available in this run.`)
   }
-  if (checked === undefined) {
-    // A toolkit made by `createToolkit` never throws or rejects, and answers a synchronous tool at once.
-    const direct = directRunOf(toolkit)
-    if (direct !== undefined) return direct(name, args, toolCallId, idempotencyKey, signal)
-  }
-  // A custom Toolkit may break the never-throws rule; the model still gets an answer.
-  const failed = (error: unknown): ToolResult => toolFailed(name, error)
   try {
     const context: ToolContext = { toolCallId }
     if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey
     if (signal !== undefined) context.signal = signal
-    const running = checked === undefined ? toolkit.execute(name, args, context) : checked.execute(context)
-    return Promise.resolve(running).then(undefined, failed)
+    if (checked !== undefined) return settled(name, checked.execute(context))
+    // A toolkit made by `createToolkit` answers a tool that answers synchronously at once, no promise,
+    // and never rejects; a toolkit made elsewhere, or whose `execute` was wrapped, runs through `execute`.
+    if (DefaultToolkit.runsOwnExecute(toolkit)) return toolkit.executeNow(name, args, context)
+    return settled(name, toolkit.execute(name, args, context))
   } catch (error) {
-    return Promise.resolve(failed(error))
+    // A custom Toolkit may break the never-throws rule; the model still gets an answer.
+    return toolFailed(name, error)
   }
+}
+
+/** A run's promise that cannot reject: a custom Toolkit's rejection becomes the error the model reads. */
+function settled(name: string, running: PromiseLike<ToolResult>): Promise<ToolResult> {
+  return Promise.resolve(running).then(undefined, (error: unknown) => toolFailed(name, error))
 }

@@ -34,9 +34,7 @@ import { validatingTool } from '../tool/validating-tool.js'
 import { assembleTools, checkDisabledNames, checkToolName, type ToolSources } from './assemble-tools.js'
 import { approvalVerdict, checkCallArgs, RefusedArgs } from './check-call.js'
 import { type RunToolLimits, runTool, startTool } from './run-tool.js'
-import type { CheckedCall, Toolkit } from './toolkit.js'
-import { registerApprovalLookup } from './toolkit-approvals.js'
-import { registerDirectRun } from './toolkit-direct-run.js'
+import type { CheckedCall, Toolkit, ToolRunner } from './toolkit.js'
 
 // Names an unknown-tool answer lists; the rest are counted.
 const MAX_LISTED_TOOLS = 50
@@ -79,15 +77,6 @@ export class DefaultToolkit implements Toolkit {
     for (const tool of parts.tools) checkToolName(tool)
     this.#rebuild()
     checkDisabledNames(parts, (message) => this.#warnOnce(message))
-    registerApprovalLookup(this, (name) => this.#approvals.has(name))
-    // The loop runs calls through `#executeNow` while `execute` is this class's own (not wrapped, not
-    // overridden): the same answers, with no promise for a tool that answers at once.
-    registerDirectRun(
-      this,
-      DefaultToolkit.prototype.execute,
-      (name, args, toolCallId, idempotencyKey, signal) =>
-        this.#executeNow(name, args, toolCallId, idempotencyKey, signal, undefined, undefined),
-    )
     // An MCP server's list changed: the next `tools()` (the loop's next turn) has the new list.
     parts.mcp?.onToolsChanged(() => this.#rebuild())
   }
@@ -118,7 +107,33 @@ export class DefaultToolkit implements Toolkit {
     return answer instanceof Promise ? answer : Promise.resolve(answer)
   }
 
-  // `execute`, its result handed back as it is when the tool answers synchronously (what the loop takes).
+  /**
+   * Whether `runner` is a toolkit of this class whose calls its own `execute` runs: not replaced on the
+   * object, overridden by a subclass, or seen through a proxy. Then {@link executeNow} answers as
+   * `execute` would.
+   *
+   * @example
+   * const answer = DefaultToolkit.runsOwnExecute(runner) ? runner.executeNow(name, args, {}) : runner.execute(name, args)
+   */
+  static runsOwnExecute(runner: ToolRunner): runner is DefaultToolkit {
+    return runner instanceof DefaultToolkit && runner.execute === DefaultToolkit.prototype.execute
+  }
+
+  /**
+   * `execute`, its result handed back as it is when the tool answers synchronously (else its promise):
+   * the loop runs a call through it, with no promise for a tool that answers at once. Never throws, and a
+   * promise it hands back never rejects.
+   */
+  executeNow(
+    name: string,
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): ToolResult | Promise<ToolResult> {
+    const { toolCallId, idempotencyKey, signal, timeoutMs } = context
+    return this.#executeNow(name, args, toolCallId, idempotencyKey, signal, timeoutMs, context)
+  }
+
+  // `execute`, its result handed back as it is when the tool answers synchronously.
   #executeNow(
     name: string,
     args: Record<string, unknown>,
@@ -166,10 +181,12 @@ export class DefaultToolkit implements Toolkit {
     return this.checkCall(name, args, toolCallId)?.needsApproval ?? false
   }
 
+  mayNeedApproval(name: string): boolean {
+    return this.#ruleOf(name) !== undefined
+  }
+
   checkCall(name: string, args: Record<string, unknown>, toolCallId?: string): CheckedCall | undefined {
-    const rule =
-      this.#approvals.get(name) ??
-      (this.#geminiNames.size === 0 ? undefined : this.#approvals.get(this.#geminiNames.get(name) ?? ''))
+    const rule = this.#ruleOf(name)
     if (rule === undefined) return undefined
     const tool = this.#find(name)
     if (tool === undefined) return undefined
@@ -358,6 +375,14 @@ export class DefaultToolkit implements Toolkit {
     this.#geminiNames = assembled.geminiNames
     this.#approvals = assembled.approvals
     this.#list = assembled.list
+  }
+
+  // The approval rule of the tool with this exposed name (or Gemini-safe name); none for most tools.
+  #ruleOf(name: string): NeedsApproval | undefined {
+    return (
+      this.#approvals.get(name) ??
+      (this.#geminiNames.size === 0 ? undefined : this.#approvals.get(this.#geminiNames.get(name) ?? ''))
+    )
   }
 
   #approvalOf(name: string): { needsApproval?: NeedsApproval } {

@@ -1,28 +1,14 @@
 import type { Tool } from '../tool/types.js'
-
-// Kept beside the toolkit rather than on its public interface: only toolnexus's MCP server asks.
-const lookups = new WeakMap<object, (name: string) => boolean>()
+import type { ToolRunner } from './toolkit.js'
 
 /**
- * Records how to tell, by exposed name, whether a toolkit's tool may need approval (its own
- * `needsApproval` or the toolkit's `approval` policy), whatever its arguments.
- *
- * @example
- * registerApprovalLookup(toolkit, (name) => rules.has(name))
- */
-export function registerApprovalLookup(toolkit: object, mayNeedApproval: (name: string) => boolean): void {
-  lookups.set(toolkit, mayNeedApproval)
-}
-
-/**
- * Whether some call of `tool` may wait for a person's approval. For a toolkit made elsewhere, the tool's
- * own `needsApproval` decides.
+ * Whether some call of `tool` may wait for a person's approval: the toolkit's `mayNeedApproval` when it
+ * has one, else the tool's own `needsApproval`.
  *
  * @example
  * const hidden = toolkit.tools().filter((tool) => mayNeedApproval(toolkit, tool))
  */
-export function mayNeedApproval(toolkit: object, tool: Tool): boolean {
-  const lookup = lookups.get(toolkit)
-  if (lookup !== undefined) return lookup(tool.name)
+export function mayNeedApproval(toolkit: ToolRunner, tool: Tool): boolean {
+  if (toolkit.mayNeedApproval !== undefined) return toolkit.mayNeedApproval(tool.name)
   return tool.needsApproval === true || typeof tool.needsApproval === 'function'
 }

@@ -69,6 +69,12 @@ export interface ToolRunner {
    */
   checkCall?(name: string, args: Record<string, unknown>, toolCallId?: string): CheckedCall | undefined
   /**
+   * Whether some call of this tool may wait for a person's approval, whatever its arguments: its own
+   * `needsApproval` or the toolkit's `approval` policy. The MCP server serves such a tool only to callers
+   * its host authorized. Optional: without it, the tool's own `needsApproval` decides.
+   */
+  mayNeedApproval?(name: string): boolean
+  /**
    * The tools best matching a request, best first: a full-text ranking over each tool's name (split into
    * words), description, parameter names and descriptions, and its server's name and description (fused
    * with embeddings when `search.embeddings` is set). Works with or without the `search` option.

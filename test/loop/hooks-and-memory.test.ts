@@ -6,6 +6,7 @@ import { createClient } from '../../src/client/create-client.js'
 import type { Hooks } from '../../src/contracts/run-types.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import { wrappedToolkit } from '../support/wrapped-toolkit.js'
 import { addTool, weatherTool } from './support.js'
 
 function reply(options: {
@@ -291,6 +292,25 @@ describe('the toolkit a run is given', () => {
     const client = createClient({ model })
     const result = await client.run('Oslo?', { toolkit: wrapped })
     expect(seen).toStrictEqual(['wrapped get_weather w'])
+    expect(result.toolCalls.map((call) => call.isError)).toStrictEqual([false])
+  })
+
+  it('is asked through the execute of a proxy that wraps it', async () => {
+    const model = scriptedModel((_call, index) =>
+      index % 2 === 0
+        ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
+        : reply({ text: 'done' }),
+    )
+    const inner = await createToolkit({ tools: [weatherTool] })
+    const seen: string[] = []
+    const wrapped = wrappedToolkit(inner, {
+      execute: (name, args, context) => {
+        seen.push(`proxied ${name} ${context?.toolCallId}`)
+        return inner.execute(name, args, context)
+      },
+    })
+    const result = await createClient({ model }).run('Oslo?', { toolkit: wrapped })
+    expect(seen).toStrictEqual(['proxied get_weather w'])
     expect(result.toolCalls.map((call) => call.isError)).toStrictEqual([false])
   })
 })

@@ -465,6 +465,19 @@ describe('approvals over MCP', () => {
     ])
   })
 
+  it('without authorize, a tool a Toolkit made elsewhere says may need approval is left out and not run', async () => {
+    const { url, ran } = await approvalServer({}, (inner) =>
+      wrappedToolkit(inner, { mayNeedApproval: (name) => name === 'read_file' }),
+    )
+    const { client } = await clientAnswering(url, [])
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toStrictEqual(['delete_file'])
+    await expect(client.callTool({ name: 'read_file', arguments: { path: '/tmp/a' } })).rejects.toThrow(
+      'Unknown tool "read_file"',
+    )
+    expect(ran).toStrictEqual([])
+  })
+
   // A Toolkit made elsewhere, whose own approval rule covers `read_file` (a tool that has none itself).
   const asksForReads = (verdict: () => unknown) => (inner: Toolkit) =>
     wrappedToolkit(inner, {
