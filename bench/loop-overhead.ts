@@ -9,12 +9,14 @@
 //                per-round ratios, with the share of each loop's time spent in garbage collection
 //   allocation   bytes each run allocates, heap used before and after batches of runs with no collection
 //                in between (the script starts itself again with `--expose-gc` and a young generation
-//                large enough for a batch)
+//                large enough for a batch); then what each run holds while it waits on a model call
+//   retained     that last figure alone: 1,000 runs each held at its second model call, the heap
+//                collected and measured
 //
 // Run from the repository root:
 //
 //   npx tsx bench/loop-overhead.ts [--rounds 30] [--batch 50] [--warmup 5000] [--concurrency 100] [--waves 5]
-//     [--only sequential|concurrent|allocation] [--library dist | node_modules/.cache/main/src]
+//     [--only sequential|concurrent|allocation|retained] [--library dist | node_modules/.cache/main/src]
 //
 // The header names the library measured. Quote the figures of `--library dist` (after `npm run build`):
 // from `src/`, tsx wraps every closure of toolnexus in `__name(...)`, which the built package does not do.
@@ -57,9 +59,15 @@ const warmup = Number(benchOption('warmup', '5000'))
 const libraryDir = benchOption('library', '')
 
 let sequence = 0
+// While set, each run's second model call (the one after its tools answered) waits here: see `retained`.
+let held: { gate: Promise<void>; parked: number } | undefined
 /** A `fetch` that answers Chat Completions requests in memory, by the bench's script. */
 async function scriptedFetch(_url: unknown, init?: { body?: unknown }): Promise<Response> {
   const request = JSON.parse(String(init?.body)) as OpenAIRequest
+  if (held !== undefined && request.messages?.some((message) => message.role === 'tool')) {
+    held.parked++
+    await held.gate
+  }
   const reply = openAIReply(request, ++sequence)
   if (reply.kind !== 'json' || reply.failed) throw new Error(`bench: bad exchange ${JSON.stringify(reply)}`)
   return new Response(JSON.stringify(reply.body), {
@@ -221,6 +229,49 @@ async function allocationSideBySide(contenders: readonly Contender[]): Promise<v
 }
 
 /**
+ * Bytes a run holds while it waits on a model call: `waiting` runs are started and each is held at its
+ * second model call (its tools have answered), then the heap is collected and measured against before.
+ * Over a network a run spends most of its life there, so this is what many runs at once keep alive. The
+ * median over `rounds` waves, the contenders taking turns.
+ */
+async function retainedSideBySide(contenders: readonly Contender[]): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc as () => void
+  const waiting = 1000
+  const wave = async (contender: Contender): Promise<number> => {
+    let release = (): void => undefined
+    held = { gate: new Promise<void>((resolve) => (release = resolve)), parked: 0 }
+    gc()
+    const before = process.memoryUsage().heapUsed
+    const runs = Array.from({ length: waiting }, () => contender.run())
+    while (held.parked < waiting) await new Promise((resolve) => setTimeout(resolve, 1))
+    gc()
+    const bytes = (process.memoryUsage().heapUsed - before) / waiting
+    held = undefined
+    release()
+    await Promise.all(runs)
+    return bytes
+  }
+  for (const contender of contenders) await wave(contender)
+  const results = contenders.map(() => [] as number[])
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < contenders.length; step++) {
+      const index = (round + step) % contenders.length
+      results[index]?.push(await wave(contenders[index] as Contender))
+    }
+  }
+  process.stdout.write(
+    `loop retained: ${rounds} waves of ${waiting} runs, each held at its second model call, medians\n`,
+  )
+  const reference = median(results[0] as number[])
+  for (const [index, contender] of contenders.entries()) {
+    const own = median(results[index] as number[])
+    process.stdout.write(
+      `  ${contender.name.padEnd(22)} ${(own / 1024).toFixed(1).padStart(7)} KB/run (${(own / reference).toFixed(2)}× ${contenders[0]?.name})\n`,
+    )
+  }
+}
+
+/**
  * Which toolnexus the figures are of. TypeScript is loaded through tsx, whose esbuild transform (with
  * `keepNames`) wraps every closure in `__name(...)`: toolnexus's per-run cost is inflated there, while the
  * bare loop (the provider, already JavaScript) is not. The figures to quote are the built JavaScript's.
@@ -241,7 +292,14 @@ function allocationInChild(): void {
   if (onlyAt !== -1) args.splice(onlyAt, 2)
   const child = spawnSync(
     process.execPath,
-    [...process.execArgv, ...ALLOCATION_FLAGS, process.argv[1] as string, ...args, '--only', 'allocation'],
+    [
+      ...process.execArgv,
+      ...ALLOCATION_FLAGS,
+      process.argv[1] as string,
+      ...args,
+      '--only',
+      only === 'retained' ? 'retained' : 'allocation',
+    ],
     { stdio: 'inherit' },
   )
   if (child.status !== 0) throw new Error(`bench: the allocation run failed (${child.status})`)
@@ -266,9 +324,12 @@ if (only === '' || only === 'sequential') {
   await runSideBySide({ title: 'loop overhead, sequential', contenders, rounds, batchSize, warmup })
 }
 if (only === '' || only === 'concurrent') await concurrentSideBySide(contenders)
-if (only === '' || only === 'allocation') {
-  if (typeof (globalThis as { gc?: unknown }).gc === 'function') await allocationSideBySide(contenders)
-  else allocationInChild()
+if (only === '' || only === 'allocation' || only === 'retained') {
+  if (typeof (globalThis as { gc?: unknown }).gc !== 'function') allocationInChild()
+  else {
+    if (only !== 'retained') await allocationSideBySide(contenders)
+    await retainedSideBySide(contenders)
+  }
 }
 process.stdout.write(
   `load average ${loadavg()

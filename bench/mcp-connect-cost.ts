@@ -8,7 +8,8 @@
 //             SDK asks server/discover on a second process of each server it starts and ends first),
 //             and the default given the whole environment, as the toolkit gives it to each server;
 //             servers on the v2 SDK (both eras) and on the v1 SDK (2025 only, most servers today)
-//   call      one tools/call through toolkit.execute against client.callTool, per call
+//   call      one tools/call through toolkit.execute against client.callTool, per call, on a server of
+//             both eras and on a 2025-only one (there also the v1 SDK's client)
 //   ttl       the tools/list requests a connected toolkit sends inside the list's ttlMs (60 s): must be 0
 //
 // Medians of per-round ratios (toolkit ÷ SDK); the machine's load average is printed before and after.
@@ -20,6 +21,8 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StdioProcessTransport } from '../src/mcp/stdio-process-transport.js'
 import { benchOption } from './side-by-side.js'
 
@@ -174,24 +177,37 @@ async function connectRows(): Promise<void> {
   process.stdout.write("  target: toolkit ≤ 1.10× the SDK's own clients started with Promise.all\n")
 }
 
+/** A v1 SDK `Client` (`@modelcontextprotocol/sdk`, 2025 only) over its own stdio transport. */
+async function v1Client(kind: ServerKind): Promise<V1Client> {
+  const client = new V1Client({ name: 'bench', version: '1.0.0' })
+  await client.connect(new V1StdioClientTransport({ command: process.execPath, args: serverArgs(kind) }))
+  return client
+}
+
 async function callRows(): Promise<void> {
   const toolkit = await toolkitOf(1)
+  const toolkit2025 = await toolkitOf(1, '2025 only')
   const own = await sdkClient('pinned')
   const same = await sdkClient('same transport')
-  const callSdk = (client: Client) => async () => {
-    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } })
-    if ((result.content[0] as { text?: string }).text !== 'hi') throw new Error('sdk: wrong answer')
+  const v2on2025 = await sdkClient('default', '2025 only')
+  const v1on2025 = await v1Client('2025 only')
+  const checked = (text: unknown, who: string) => {
+    if (text !== 'hi') throw new Error(`${who}: wrong answer ${String(text)}`)
   }
-  const contenders: Array<[string, () => Promise<void>]> = [
-    [
-      'toolkit.execute',
-      async () => {
-        const result = await toolkit.execute('s0_echo', { text: 'hi' })
-        if (result.output !== 'hi') throw new Error(`toolkit: ${result.output}`)
-      },
-    ],
-    ['client.callTool over the same transport', callSdk(same)],
-    ["client.callTool over the SDK's transport", callSdk(own)],
+  const callSdk = (client: Client | V1Client) => async () => {
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } })
+    checked((result.content as Array<{ text?: string }>)[0]?.text, 'sdk')
+  }
+  const callToolkit = (on: Toolkit) => async () =>
+    checked((await on.execute('s0_echo', { text: 'hi' })).output, 'toolkit')
+  // Each SDK row is set against the toolkit on the same server: its `against` row.
+  const contenders: Array<{ name: string; run: () => Promise<void>; against: number }> = [
+    { name: 'toolkit.execute', run: callToolkit(toolkit), against: 0 },
+    { name: 'client.callTool over the same transport', run: callSdk(same), against: 0 },
+    { name: "client.callTool over the SDK's transport", run: callSdk(own), against: 0 },
+    { name: 'toolkit.execute, 2025-only server', run: callToolkit(toolkit2025), against: 3 },
+    { name: 'client.callTool, 2025-only server', run: callSdk(v2on2025), against: 3 },
+    { name: 'v1 SDK client.callTool, 2025-only', run: callSdk(v1on2025), against: 3 },
   ]
   // Wall and this process's CPU per call, in µs: on a loaded machine the wall time moves with the load,
   // the CPU time much less.
@@ -203,23 +219,24 @@ async function callRows(): Promise<void> {
     return { wall: ((performance.now() - start) * 1000) / calls, cpu: (used.user + used.system) / calls }
   }
   // Every path is compiled hot before the figures: a cold one costs several times a warm one.
-  for (let warm = 0; warm < 10; warm++) for (const [, run] of contenders) await batch(run)
+  for (let warm = 0; warm < 10; warm++) for (const { run } of contenders) await batch(run)
   const samples = contenders.map(() => [] as Array<{ wall: number; cpu: number }>)
   for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < contenders.length; step++) {
       const index = (round + step) % contenders.length
-      samples[index]?.push(await batch((contenders[index] as [string, () => Promise<void>])[1]))
+      samples[index]?.push(await batch((contenders[index] as (typeof contenders)[number]).run))
     }
   }
-  const mine = samples[0] as Array<{ wall: number; cpu: number }>
   process.stdout.write(
-    `call: µs per tools/call, median of ${rounds} rounds × ${calls} calls (the order rotating)\n`,
+    `call: µs per tools/call, median of ${rounds} rounds × ${calls} calls (the order rotating); ` +
+      'each SDK row against the toolkit on the same server\n',
   )
-  for (const [index, [name]] of contenders.entries()) {
+  for (const [index, { name, against }] of contenders.entries()) {
     const theirs = samples[index] as Array<{ wall: number; cpu: number }>
+    const mine = samples[against] as Array<{ wall: number; cpu: number }>
     const cell = (metric: 'wall' | 'cpu') => {
       const value = median(theirs.map((sample) => sample[metric])).toFixed(0)
-      if (index === 0) return `${metric} ${value}`
+      if (index === against) return `${metric} ${value}`
       const ratio = median(
         mine.map((sample, round) => sample[metric] / (theirs[round] as typeof sample)[metric]),
       )
@@ -227,9 +244,7 @@ async function callRows(): Promise<void> {
     }
     process.stdout.write(`  ${name.padEnd(40)} ${cell('wall')}   ${cell('cpu')}\n`)
   }
-  await toolkit.close()
-  await own.close()
-  await same.close()
+  for (const closing of [toolkit, toolkit2025, own, same, v2on2025, v1on2025]) await closing.close()
 }
 
 async function ttlRow(): Promise<void> {

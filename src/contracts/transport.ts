@@ -28,7 +28,11 @@ export interface ModelTurn<Message> {
    * `undefined` when the model said nothing at all: an empty turn that several providers reject in history.
    */
   message: Message | undefined
-  /** The provider's raw response, handed to the `afterModel` hook. */
+  /**
+   * The provider's raw response, handed to the `afterModel` hook. A turn is the loop's once handed over
+   * (every call makes a new one): the loop drops this after the hook, so that a run waiting on its next
+   * model call does not hold the last one's bodies.
+   */
   response: unknown
   /** The provider's id for this response, when it sent one. */
   responseId?: string

@@ -67,10 +67,14 @@ export function tookTurn<Message>(
   last: ModelTurn<Message>,
 ): PreparedCall[] | Promise<PreparedCall[]> {
   run.last = last
+  // The provider's raw response (its request and response bodies among it) is the `afterModel` hook's
+  // alone: the run keeps the turn while its calls run and the next model call waits, but not that.
+  const { response } = last
+  last.response = undefined
   const { afterModel } = run.settings.hooks
   if (afterModel === undefined) return readCalls(run, last)
   return run.scope
-    .race(Promise.resolve(afterModel({ response: last.response, turn: run.turn })))
+    .race(Promise.resolve(afterModel({ response, turn: run.turn })))
     .then(() => readCalls(run, last))
 }
 

@@ -18,6 +18,10 @@ import type { Session } from './session.js'
 import { awaitTask, TASKS_EXTENSION, taskOf } from './task-calls.js'
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000
+// The SDK's own timeout for a call ends this long after the call's deadline: the toolkit's deadline, set
+// as the call starts, answers it first (its error names the tool and the limit), and the SDK's then
+// cancels the request at the server.
+const SDK_TIMEOUT_GRACE_MS = 5
 // Bounds a server that keeps asking for more input before it answers one call.
 const MAX_INPUT_ROUNDS = 8
 // The JSON-RPC error of a request whose headers disagree with its body.
@@ -64,10 +68,13 @@ export async function requestToolCall(options: {
   // A 2026-07-28 server's questions go up to whoever serves this toolkit, when its caller can answer them.
   const round =
     context.inputRound !== undefined && client.getProtocolEra() === 'modern' ? context.inputRound : undefined
-  const sendWith = async (toolDefinition: McpTool | undefined, resume: Resume | undefined) => {
+  const sendWith = (
+    toolDefinition: McpTool | undefined,
+    resume: Resume | undefined,
+  ): Promise<CallToolAnswer> => {
     const params = { name: tool, arguments: args, ...resume, ...withMeta(context, round) }
     const sending = {
-      timeout: Math.max(1, deadline - Date.now()),
+      timeout: Math.max(1, deadline - Date.now()) + SDK_TIMEOUT_GRACE_MS,
       ...(signal && { signal }),
       // A progress token is asked for only when the caller listens.
       ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
@@ -76,22 +83,26 @@ export async function requestToolCall(options: {
     // `request`, not `callTool`, for every other tool: the SDK would check results against the output
     // schemas it cached, and the connection checks them itself, for every tool.
     return toolDefinition === undefined
-      ? ((await client.request({ method: 'tools/call', params }, sending)) as CallToolAnswer)
-      : ((await client.callTool(params, { ...sending, toolDefinition })) as CallToolAnswer)
+      ? (client.request({ method: 'tools/call', params }, sending) as Promise<CallToolAnswer>)
+      : (client.callTool(params, { ...sending, toolDefinition }) as Promise<CallToolAnswer>)
   }
-  const send = async (resume: Resume | undefined): Promise<CallToolAnswer> => {
-    try {
-      return await sendWith(definition, resume)
-    } catch (error) {
-      // The server checks the headers against its tool's schema as it is now: when they disagree, the
-      // tool may have changed since it was listed. It is listed again, and the call sent once more if it fits.
-      if (relist === undefined || !(error instanceof ProtocolError && error.code === HEADER_MISMATCH))
-        throw error
-      const fresh = await relist()
-      if (fresh === undefined || paramHeaderProblem(fresh, args) !== undefined) throw error
-      return await sendWith(fresh, resume)
-    }
-  }
+  // Without headers (a stdio server, a 2025 session) there is nothing to list again.
+  const send =
+    relist === undefined
+      ? (resume: Resume | undefined) => sendWith(definition, resume)
+      : async (resume: Resume | undefined): Promise<CallToolAnswer> => {
+          try {
+            return await sendWith(definition, resume)
+          } catch (error) {
+            // The server checks the headers against its tool's schema as it is now: when they disagree,
+            // the tool may have changed since it was listed. It is listed again, and the call sent once
+            // more if it fits.
+            if (!(error instanceof ProtocolError && error.code === HEADER_MISMATCH)) throw error
+            const fresh = await relist()
+            if (fresh === undefined || paramHeaderProblem(fresh, args) !== undefined) throw error
+            return await sendWith(fresh, resume)
+          }
+        }
   const answer = round === undefined ? await send(undefined) : await askedThrough(round, send)
   const task = taskOf(answer)
   if (task === undefined) return answer

@@ -157,7 +157,8 @@ export class McpServerConnection {
       if (this.#state.status === 'closed') return errorResult(`MCP server "${this.name}" is closed.`)
       let session: Session
       try {
-        session = await this.#ready()
+        // The live session as it is, else once it has reconnected: no wait between calls on a live one.
+        session = this.#live() ?? (await this.#ready())
       } catch (error) {
         return errorResult(
           `MCP server "${this.name}" is unavailable, so tool "${tool}" was not run: ${this.#scrub(describeError(error))}`,
@@ -262,10 +263,16 @@ export class McpServerConnection {
     while (this.#retiring.size > 0) await Promise.all(this.#retiring)
   }
 
+  /** The session, while it is live. */
+  #live(): Session | undefined {
+    const session = this.#session
+    return session !== undefined && session.lost === undefined ? session : undefined
+  }
+
   /** The live session, reconnecting first when the server died since the last call. */
   #ready(): Promise<Session> {
-    const session = this.#session
-    if (session !== undefined && session.lost === undefined) return Promise.resolve(session)
+    const session = this.#live()
+    if (session !== undefined) return Promise.resolve(session)
     this.#reopening ??= this.#connectAndList()
       .then(({ session: fresh, tools }) => {
         if (this.#state.status === 'closed') {

@@ -75,6 +75,7 @@ const PEER_PACKAGES = [
   '@langchain/mcp-adapters',
   '@google/genai',
   '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/client',
   'zod',
 ]
 

@@ -1,8 +1,10 @@
 // The tool plumbing of the floor rows: what a hand-written loop needs and nothing more. Native tools call
-// the scenario's functions; MCP tools go through the SDK's own `Client` over stdio.
+// the scenario's functions; MCP tools go through the MCP SDK's own `Client` over its stdio transport — the
+// v2 SDK (`@modelcontextprotocol/client`) toolnexus is built on, so that the floor and toolnexus pay the
+// same SDK's cost per call (the v1 SDK's `Client` costs less per call: `bench/mcp-connect-cost.ts --only call`).
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { CITY_JSON_SCHEMA, cityOf, getTime, getWeather, TIME_TOOL, WEATHER_TOOL } from '../scenario.js'
 import type { ImplementationOptions } from './types.js'
 
