@@ -142,14 +142,16 @@ function executeTool(
   if (toolkit === undefined) {
     return errorResult(`Unknown tool "${name}". No tools are available in this run.`)
   }
+  // A toolkit made by `createToolkit` answers a tool that answers synchronously at once, no promise, and
+  // never rejects; a toolkit made elsewhere, or whose `execute` was wrapped, runs through `execute`.
+  if (checked === undefined && DefaultToolkit.runsOwnExecute(toolkit)) {
+    return toolkit.executeNow(name, args, toolCallId, idempotencyKey, signal)
+  }
   try {
     const context: ToolContext = { toolCallId }
     if (idempotencyKey !== undefined) context.idempotencyKey = idempotencyKey
     if (signal !== undefined) context.signal = signal
     if (checked !== undefined) return settled(name, checked.execute(context))
-    // A toolkit made by `createToolkit` answers a tool that answers synchronously at once, no promise,
-    // and never rejects; a toolkit made elsewhere, or whose `execute` was wrapped, runs through `execute`.
-    if (DefaultToolkit.runsOwnExecute(toolkit)) return toolkit.executeNow(name, args, context)
     return settled(name, toolkit.execute(name, args, context))
   } catch (error) {
     // A custom Toolkit may break the never-throws rule; the model still gets an answer.

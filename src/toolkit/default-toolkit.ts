@@ -113,7 +113,7 @@ export class DefaultToolkit implements Toolkit {
    * `execute` would.
    *
    * @example
-   * const answer = DefaultToolkit.runsOwnExecute(runner) ? runner.executeNow(name, args, {}) : runner.execute(name, args)
+   * const answer = DefaultToolkit.runsOwnExecute(runner) ? runner.executeNow(name, args, 'call_1', undefined, undefined) : runner.execute(name, args)
    */
   static runsOwnExecute(runner: ToolRunner): runner is DefaultToolkit {
     return runner instanceof DefaultToolkit && runner.execute === DefaultToolkit.prototype.execute
@@ -122,15 +122,16 @@ export class DefaultToolkit implements Toolkit {
   /**
    * `execute`, its result handed back as it is when the tool answers synchronously (else its promise):
    * the loop runs a call through it, with no promise for a tool that answers at once. Never throws, and a
-   * promise it hands back never rejects.
+   * promise it hands back never rejects. Positional, not a context object: this runs for every tool call.
    */
   executeNow(
     name: string,
     args: Record<string, unknown>,
-    context: ToolContext,
+    toolCallId: string,
+    idempotencyKey: string | undefined,
+    signal: AbortSignal | undefined,
   ): ToolResult | Promise<ToolResult> {
-    const { toolCallId, idempotencyKey, signal, timeoutMs } = context
-    return this.#executeNow(name, args, toolCallId, idempotencyKey, signal, timeoutMs, context)
+    return this.#executeNow(name, args, toolCallId, idempotencyKey, signal, undefined, undefined)
   }
 
   // `execute`, its result handed back as it is when the tool answers synchronously.
