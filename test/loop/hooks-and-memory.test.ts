@@ -6,6 +6,7 @@ import { createClient } from '../../src/client/create-client.js'
 import type { Hooks } from '../../src/contracts/run-types.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
+import type { Toolkit } from '../../src/toolkit/toolkit.js'
 import { wrappedToolkit } from '../support/wrapped-toolkit.js'
 import { addTool, weatherTool } from './support.js'
 
@@ -276,41 +277,37 @@ describe('the prompt of each model call', () => {
 })
 
 describe('the toolkit a run is given', () => {
-  it('is asked through its own execute when that was wrapped', async () => {
-    const model = scriptedModel((_call, index) =>
-      index % 2 === 0
-        ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
-        : reply({ text: 'done' }),
-    )
-    const wrapped = await createToolkit({ tools: [weatherTool] })
-    const seen: string[] = []
-    const execute = wrapped.execute.bind(wrapped)
-    wrapped.execute = (name, args, context) => {
+  type Wrap = (toolkit: Toolkit, seen: string[]) => Toolkit
+  // The toolkit's own execute replaced on the object, and a proxy with an execute of its own.
+  const onTheObject: Wrap = (toolkit, seen) => {
+    const execute = toolkit.execute.bind(toolkit)
+    toolkit.execute = (name, args, context) => {
       seen.push(`wrapped ${name} ${context?.toolCallId}`)
       return execute(name, args, context)
     }
-    const client = createClient({ model })
-    const result = await client.run('Oslo?', { toolkit: wrapped })
-    expect(seen).toStrictEqual(['wrapped get_weather w'])
-    expect(result.toolCalls.map((call) => call.isError)).toStrictEqual([false])
-  })
+    return toolkit
+  }
+  const throughAProxy: Wrap = (toolkit, seen) =>
+    wrappedToolkit(toolkit, {
+      execute: (name, args, context) => {
+        seen.push(`wrapped ${name} ${context?.toolCallId}`)
+        return toolkit.execute(name, args, context)
+      },
+    })
 
-  it('is asked through the execute of a proxy that wraps it', async () => {
+  it.each([
+    ['on the object', onTheObject],
+    ['through a proxy', throughAProxy],
+  ])('is asked through the execute that wraps its own (%s)', async (_, wrap) => {
     const model = scriptedModel((_call, index) =>
       index % 2 === 0
         ? reply({ calls: [{ id: 'w', name: 'get_weather', input: '{"city":"Oslo"}' }] })
         : reply({ text: 'done' }),
     )
-    const inner = await createToolkit({ tools: [weatherTool] })
     const seen: string[] = []
-    const wrapped = wrappedToolkit(inner, {
-      execute: (name, args, context) => {
-        seen.push(`proxied ${name} ${context?.toolCallId}`)
-        return inner.execute(name, args, context)
-      },
-    })
-    const result = await createClient({ model }).run('Oslo?', { toolkit: wrapped })
-    expect(seen).toStrictEqual(['proxied get_weather w'])
+    const toolkit = wrap(await createToolkit({ tools: [weatherTool] }), seen)
+    const result = await createClient({ model }).run('Oslo?', { toolkit })
+    expect(seen).toStrictEqual(['wrapped get_weather w'])
     expect(result.toolCalls.map((call) => call.isError)).toStrictEqual([false])
   })
 })
