@@ -72,14 +72,19 @@ export async function requestToolCall(options: {
     toolDefinition: McpTool | undefined,
     resume: Resume | undefined,
   ): Promise<CallToolAnswer> => {
-    const params = { name: tool, arguments: args, ...resume, ...withMeta(context, round) }
-    const sending = {
-      timeout: Math.max(1, deadline - Date.now()) + SDK_TIMEOUT_GRACE_MS,
-      ...(signal && { signal }),
-      // A progress token is asked for only when the caller listens.
-      ...(context.onProgress !== undefined && { onprogress: reportProgress(context.onProgress) }),
-      ...(round !== undefined && { allowInputRequired: true }),
+    // Built field by field, not spread together: this runs for every call.
+    const params: CallParams = { name: tool, arguments: args }
+    if (resume !== undefined) {
+      params.inputResponses = resume.inputResponses
+      if (resume.requestState !== undefined) params.requestState = resume.requestState
     }
+    const meta = callMeta(context, round)
+    if (meta !== undefined) params._meta = meta
+    const sending: SendOptions = { timeout: Math.max(1, deadline - Date.now()) + SDK_TIMEOUT_GRACE_MS }
+    if (signal !== undefined) sending.signal = signal
+    // A progress token is asked for only when the caller listens.
+    if (context.onProgress !== undefined) sending.onprogress = reportProgress(context.onProgress)
+    if (round !== undefined) sending.allowInputRequired = true
     // `request`, not `callTool`, for every other tool: the SDK would check results against the output
     // schemas it cached, and the connection checks them itself, for every tool.
     return toolDefinition === undefined
@@ -130,6 +135,23 @@ export async function requestTaskResult(options: {
   const deadline = Date.now() + timeoutMs
   const result = await awaitTask(client, task, { deadline, signal, waitMs, immediate: true })
   return result === undefined ? new StillWorking(taskId) : (result as CallToolAnswer)
+}
+
+/** A `tools/call` request's params (a type, not an interface: the SDK takes it as a record). */
+type CallParams = {
+  name: string
+  arguments: Record<string, unknown>
+  inputResponses?: Record<string, unknown>
+  requestState?: string
+  _meta?: Record<string, unknown>
+}
+
+/** The SDK's options for one request of a call. */
+interface SendOptions {
+  timeout: number
+  signal?: AbortSignal
+  onprogress?: ReturnType<typeof reportProgress>
+  allowInputRequired?: boolean
 }
 
 /** What a call sent again after a round of input carries: the answers and the server's own state. */
@@ -224,26 +246,30 @@ function reportProgress(onProgress: NonNullable<ToolContext['onProgress']>) {
 }
 
 /**
- * The call's `_meta`: for a call whose questions go up the line, the capabilities offered for it; its idempotency key (so that the server can recognise a second attempt of it) and
+ * The call's `_meta`, or `undefined` when it has none: for a call whose questions go up the line, the capabilities offered for it; its idempotency key (so that the server can recognise a second attempt of it) and
  * the trace context of the span it runs in (so that the server's spans join the host's trace).
  */
-function withMeta(
+function callMeta(
   context: ToolContext,
   round: ToolInputRound | undefined,
-): { _meta?: Record<string, unknown> } {
+): Record<string, unknown> | undefined {
+  const trace = activeTraceContext()
+  const { idempotencyKey, onLog } = context
+  if (round === undefined && idempotencyKey === undefined && onLog === undefined && trace === undefined) {
+    return undefined
+  }
   const meta: Record<string, unknown> = {}
   // Offered to the server: what the caller up the line can answer, and tasks (which this client polls).
   if (round !== undefined) meta[CLIENT_CAPABILITIES_META_KEY] = forwardedCapabilities(round)
-  if (context.idempotencyKey !== undefined) meta.idempotencyKey = context.idempotencyKey
+  if (idempotencyKey !== undefined) meta.idempotencyKey = idempotencyKey
   // A caller that takes the call's log messages gets them all (a 2026-07-28 server sends none unasked);
   // it filters them itself.
-  if (context.onLog !== undefined) meta[LOG_LEVEL_META_KEY] = 'debug'
-  const trace = activeTraceContext()
+  if (onLog !== undefined) meta[LOG_LEVEL_META_KEY] = 'debug'
   if (trace !== undefined) {
     meta[TRACEPARENT_META_KEY] = trace.traceparent
     if (trace.tracestate !== undefined) meta[TRACESTATE_META_KEY] = trace.tracestate
   }
-  return Object.keys(meta).length === 0 ? {} : { _meta: meta }
+  return meta
 }
 
 /** The capabilities a call whose questions go up the line declares: its caller's, and tasks. */

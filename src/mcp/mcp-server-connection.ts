@@ -139,7 +139,18 @@ export class McpServerConnection {
     return this.#send(tool, context, (on) => {
       const list = () => this.#listTools(on.session.client, 'refresh')
       const headers = headerCall({ session: on.session, tools: this.#tools, tool, args, list })
-      return requestToolCall({ ...on, tool, args, context, ...headers })
+      // One object of one shape, not spreads: this runs for every call.
+      return requestToolCall({
+        client: on.client,
+        signal: on.signal,
+        taskWaitMs: on.taskWaitMs,
+        tool,
+        args,
+        context,
+        definition: headers.definition,
+        relist: headers.relist,
+        problem: headers.problem,
+      })
     })
   }
 
