@@ -70,6 +70,8 @@ const checked = toolkit.checkCall?.('get_weather', { city: 'Pune' }, 'call_1')
 expectTypeOf(checked).toEqualTypeOf<CheckedCall | undefined>()
 expectTypeOf<CheckedCall['needsApproval']>().toEqualTypeOf<boolean | Promise<boolean>>()
 expectTypeOf<CheckedCall['execute']>().returns.resolves.toEqualTypeOf<ToolResult>()
+// Whether some call of a tool may wait for approval, whatever its arguments (the MCP server asks).
+expectTypeOf(toolkit.mayNeedApproval?.('get_weather')).toEqualTypeOf<boolean | undefined>()
 
 // The transcript type follows the transport: AI SDK messages, or Gemini contents.
 const aiClient = createClient({ model: new MockLanguageModelV4() })
