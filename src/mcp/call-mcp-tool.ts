@@ -12,7 +12,7 @@ import { activeTraceContext } from '../shared/trace-context.js'
 import { pendingTaskResult } from '../tool/pending-task.js'
 import type { JSONSchema, ToolContext, ToolInputRequest, ToolInputRound, ToolResult } from '../tool/types.js'
 import { checkStructuredContent } from './check-structured-content.js'
-import { paramHeaderProblem } from './header-call.js'
+import { type HeaderCall, paramHeaderProblem } from './header-call.js'
 import { mapCallToolResult } from './map-call-tool-result.js'
 import type { Session } from './session.js'
 import { awaitTask, TASKS_EXTENSION, taskOf } from './task-calls.js'
@@ -34,13 +34,16 @@ export class StillWorking {
   constructor(readonly taskId: string) {}
 }
 
-/** One request of a call, sent on the session's client: a `tools/call`, or a task's `tasks/get`. */
-export type CallRequest = (on: {
+/** What a call's request is sent on: the live session and its client, the call's signal and task wait. */
+export interface CallOn {
   session: Session
   client: Client
   signal: AbortSignal | undefined
   taskWaitMs: number | undefined
-}) => Promise<CallToolAnswer | StillWorking>
+}
+
+/** One request of a call, sent on the session's client: a `tools/call`, or a task's `tasks/get`. */
+export type CallRequest = (on: CallOn) => Promise<CallToolAnswer | StillWorking>
 
 /**
  * Sends one `tools/call` on a session's client, within the call's timeout (one minute when it names none).
@@ -48,20 +51,17 @@ export type CallRequest = (on: {
  * `taskWaitMs` at most, after which the task is left working (`new StillWorking(taskId)`). Given the tool's
  * `definition` (a tool whose parameters go into `Mcp-Param-*` headers), the SDK's `callTool` sends it and
  * mirrors those parameters; the definition carries no output schema, which the connection checks itself.
+ * Positional, not one options object spread together from its parts: this runs for every call.
  */
-export async function requestToolCall(options: {
-  client: Client
-  tool: string
-  args: Record<string, unknown>
-  context: ToolContext
-  signal: AbortSignal | undefined
-  taskWaitMs: number | undefined
-  definition?: McpTool | undefined
-  relist?: (() => Promise<McpTool | undefined>) | undefined
-  /** Why the call cannot go out with its parameters in headers: it is refused unsent. */
-  problem?: string | undefined
-}): Promise<CallToolAnswer | StillWorking> {
-  const { client, tool, args, context, signal, taskWaitMs, definition, relist, problem } = options
+export async function requestToolCall(
+  on: CallOn,
+  tool: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  /** How the call goes out over HTTP on 2026-07-28 (`headerCall`); nothing elsewhere. */
+  { definition, relist, problem }: HeaderCall,
+): Promise<CallToolAnswer | StillWorking> {
+  const { client, signal, taskWaitMs } = on
   if (problem !== undefined) return failedAnswer(`Tool "${tool}" was not called: its ${problem}.`)
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
@@ -121,14 +121,12 @@ export async function requestToolCall(options: {
  * half the call's timeout, so that the result (or the task's failure) is answered, or the task is left
  * working once more.
  */
-export async function requestTaskResult(options: {
-  client: Client
-  taskId: string
-  context: ToolContext
-  signal: AbortSignal | undefined
-  taskWaitMs: number | undefined
-}): Promise<CallToolAnswer | StillWorking> {
-  const { client, taskId, context, signal, taskWaitMs } = options
+export async function requestTaskResult(
+  on: CallOn,
+  taskId: string,
+  context: ToolContext,
+): Promise<CallToolAnswer | StillWorking> {
+  const { client, signal, taskWaitMs } = on
   const timeoutMs = context.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const waitMs = Math.min(taskWaitMs ?? Number.POSITIVE_INFINITY, timeoutMs / 2)
   const task = { taskId, pollIntervalMs: undefined }

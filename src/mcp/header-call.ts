@@ -34,6 +34,19 @@ export function paramHeaderProblem(definition: McpTool, args: Record<string, unk
   return undefined
 }
 
+// A call with no parameters in headers: the same object for every such call.
+const NO_HEADERS: HeaderCall = Object.freeze({})
+
+/** How a call goes out: see {@link headerCall}. */
+export interface HeaderCall {
+  /** The tool's definition, for the SDK to put its marked parameters in headers. */
+  definition?: McpTool
+  /** Why the call cannot go out with its parameters in headers: it is refused unsent. */
+  problem?: string
+  /** Lists the tools again, for a call whose headers the server finds out of date. */
+  relist?: () => Promise<McpTool | undefined>
+}
+
 /**
  * How a call goes out: a 2026-07-28 request over HTTP carries the parameters its tool marks in headers,
  * so it is sent with the tool's `definition`, or refused unsent (`problem`) when one cannot go in a header;
@@ -46,9 +59,9 @@ export function headerCall(options: {
   tool: string
   args: Record<string, unknown>
   list: () => Promise<McpTool[]>
-}): { definition?: McpTool; problem?: string; relist?: () => Promise<McpTool | undefined> } {
+}): HeaderCall {
   const { session, tools, tool, args, list } = options
-  if (session.kind === 'stdio' || session.client.getProtocolEra() !== 'modern') return {}
+  if (session.kind === 'stdio' || session.client.getProtocolEra() !== 'modern') return NO_HEADERS
   const relist = async (): Promise<McpTool | undefined> => {
     tools.publish(await list(), true)
     return tools.headerDefinition(tool)

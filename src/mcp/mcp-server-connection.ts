@@ -139,24 +139,13 @@ export class McpServerConnection {
     return this.#send(tool, context, (on) => {
       const list = () => this.#listTools(on.session.client, 'refresh')
       const headers = headerCall({ session: on.session, tools: this.#tools, tool, args, list })
-      // One object of one shape, not spreads: this runs for every call.
-      return requestToolCall({
-        client: on.client,
-        signal: on.signal,
-        taskWaitMs: on.taskWaitMs,
-        tool,
-        args,
-        context,
-        definition: headers.definition,
-        relist: headers.relist,
-        problem: headers.problem,
-      })
+      return requestToolCall(on, tool, args, context, headers)
     })
   }
 
   /** Asks for the result of a task a call of `tool` left working (`taskWaitMs`). Never throws. */
   fetchTask(tool: string, taskId: string, context: ToolContext = {}): Promise<ToolResult> {
-    return this.#send(tool, context, (on) => requestTaskResult({ ...on, taskId, context }))
+    return this.#send(tool, context, (on) => requestTaskResult(on, taskId, context))
   }
 
   /** Sends one request of a call of `tool` on the live session; its answer as the call's result. */
