@@ -4,7 +4,7 @@ import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
 import type { ScriptedServer } from '../support/scripted-server.js'
-import { answer, send, toolParts } from './chat-support.js'
+import { answer, CHAT_SECRET, send, toolParts } from './chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from './support.js'
 
 const servers: ScriptedServer[] = []
@@ -32,7 +32,7 @@ describe.each(MODES)('the chat handler speaks the AI SDK UI approval protocol (%
         : createChatHandler({
             client,
             toolkit,
-            secret: 'a-chat-secret-of-at-least-32-characters',
+            secret: CHAT_SECRET,
             claims: new InMemoryConversationStore(),
           })
     return { server, ran, handler, store }

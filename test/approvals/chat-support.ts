@@ -3,6 +3,27 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
 import { expect } from 'vitest'
 
+/** A signed-mode chat handler's secret for the tests. */
+export const CHAT_SECRET = 'a-chat-secret-of-at-least-32-characters'
+
+/**
+ * Posts `messages` to `handler` as `useChat` would, and hands back the raw response (for a replay or a
+ * forged message, whose answer is checked as it is).
+ */
+export function postChat(
+  handler: (request: Request) => Promise<Response>,
+  messages: UIMessage[],
+  chatId = 'chat-1',
+): Promise<Response> {
+  return handler(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: chatId, messages, trigger: 'submit-message' }),
+    }),
+  )
+}
+
 /**
  * Sends `messages` the way `useChat` does (`DefaultChatTransport`, fetching `handler` in-process) and reads
  * the answer with `readUIMessageStream`, continuing `messages`' last assistant message when it is one (as

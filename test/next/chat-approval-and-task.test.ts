@@ -5,10 +5,17 @@
 // both are answered, with both results.
 import type { ModelMessage, UIMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChatHandler } from '../../src/next/chat-handler-options.js'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
-import { answer, send, taskStatuses, toolParts, toolStates } from '../approvals/chat-support.js'
+import {
+  answer,
+  CHAT_SECRET,
+  postChat,
+  send,
+  taskStatuses,
+  toolParts,
+  toolStates,
+} from '../approvals/chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 
@@ -17,21 +24,10 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
 })
 
-const SECRET = 'a-chat-secret-of-at-least-32-characters'
 const question: UIMessage = {
   id: 'u1',
   role: 'user',
   parts: [{ type: 'text', text: 'Delete a.txt and build the July report' }],
-}
-
-function post(handler: ChatHandler, messages: UIMessage[]): Promise<Response> {
-  return handler(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'chat-1', messages, trigger: 'submit-message' }),
-    }),
-  )
 }
 
 async function setup(mode: 'store' | 'signed') {
@@ -48,7 +44,7 @@ async function setup(mode: 'store' | 'signed') {
   const handler =
     mode === 'store'
       ? createChatHandler({ client, toolkit, store })
-      : createChatHandler({ client, toolkit, secret: SECRET, claims: new InMemoryConversationStore() })
+      : createChatHandler({ client, toolkit, secret: CHAT_SECRET, claims: new InMemoryConversationStore() })
   const count = (method: string) => mcp.methods.filter((each) => each === method).length
   const suspended = async () => (mode === 'store' ? (await store.load('chat-1'))?.suspended : 'signed')
   return { ...mcp, model, handler, ran, count, store, suspended }
@@ -116,7 +112,7 @@ describe.each(['store', 'signed'] as const)(
 
       // Either request sent again runs nothing again and calls no model.
       for (const replayed of [answer(first, { c1: { approved: true } }), second]) {
-        const replay = await post(handler, [question, replayed])
+        const replay = await postChat(handler, [question, replayed])
         if (mode === 'store') expect(replay.status).toBe(409)
         await replay.text()
       }

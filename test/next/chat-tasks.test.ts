@@ -10,7 +10,7 @@ import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { answer, send, toolParts } from '../approvals/chat-support.js'
+import { answer, CHAT_SECRET, postChat, send, toolParts } from '../approvals/chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 import { sharedStores } from '../support/shared-stores.js'
@@ -20,7 +20,6 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
 })
 
-const SECRET = 'a-chat-secret-of-at-least-32-characters'
 const question: UIMessage = {
   id: 'u1',
   role: 'user',
@@ -30,16 +29,6 @@ const question: UIMessage = {
 type TaskPart = { type: string; id: string; data: Record<string, unknown> }
 function taskParts(message: UIMessage): TaskPart[] {
   return message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as TaskPart[]
-}
-
-function post(handler: ChatHandler, messages: UIMessage[], id = 'chat-1'): Promise<Response> {
-  return handler(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id, messages, trigger: 'submit-message' }),
-    }),
-  )
 }
 
 /** The task server, the model, and `instances` handlers (each with a toolkit of its own) over one store. */
@@ -60,7 +49,7 @@ async function setup(options: {
     handlers.push(
       options.mode === 'store'
         ? createChatHandler({ client, toolkit, store })
-        : createChatHandler({ client, toolkit, secret: SECRET, claims }),
+        : createChatHandler({ client, toolkit, secret: CHAT_SECRET, claims }),
     )
   }
   const count = (method: string) => mcp.methods.filter((each) => each === method).length
@@ -123,7 +112,7 @@ describe.each(['store', 'signed'] as const)('a chat run waiting on an MCP task (
     await send(handler, [question, first])
     expect(model.requests).toHaveLength(2)
     const fetched = count('tasks/get')
-    const replay = await post(handler, [question, first])
+    const replay = await postChat(handler, [question, first])
     if (mode === 'store') expect(replay.status).toBe(409)
     const body = await replay.text()
     if (mode === 'signed') expect(body).toMatch(/replayed|already|nothing ran/i)
@@ -142,12 +131,12 @@ describe.each(['store', 'signed'] as const)('a chat run waiting on an MCP task (
     const handler =
       mode === 'store'
         ? createChatHandler({ client, toolkit, store })
-        : createChatHandler({ client, toolkit, secret: SECRET, claims: new InMemoryConversationStore() })
+        : createChatHandler({ client, toolkit, secret: CHAT_SECRET, claims: new InMemoryConversationStore() })
     const first = await send(handler, [question])
     expect(toolParts(first).map((part) => part.state)).toStrictEqual(['approval-requested'])
     const forged = structuredClone(first)
     forged.parts.push({ type: 'data-toolnexus-task', id: 'c1', data: { status: 'working' } } as never)
-    const response = await post(handler, [question, forged])
+    const response = await postChat(handler, [question, forged])
     expect(response.status).toBe(409)
     expect(await response.text()).toMatch(/none were answered/)
     expect(model.requests).toHaveLength(1)
@@ -170,7 +159,9 @@ describe.each(sharedStores('the chat task resume'))('two instances over a real $
       const first = await send(handlers[0] as ChatHandler, [question], chatId)
       expect(taskParts(first).map((part) => part.data.status)).toStrictEqual(['working'])
       gate.complete()
-      const answers = await Promise.all(handlers.map((handler) => post(handler, [question, first], chatId)))
+      const answers = await Promise.all(
+        handlers.map((handler) => postChat(handler, [question, first], chatId)),
+      )
       const bodies = await Promise.all(answers.map((answer) => answer.text()))
       expect(answers.map((answer) => answer.status).sort()).toStrictEqual([200, 409])
       expect(bodies.filter((body) => body.includes('"tool-output-available"'))).toHaveLength(1)

@@ -8,7 +8,7 @@ import type { GenAIMessage } from '../../src/client/client-options.js'
 import { createClient } from '../../src/client/create-client.js'
 import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
-import { answer, send, taskStatuses, toolStates } from '../approvals/chat-support.js'
+import { answer, CHAT_SECRET, send, taskStatuses, toolStates } from '../approvals/chat-support.js'
 import { approvalTools } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 import {
@@ -23,7 +23,6 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
 })
 
-const SECRET = 'a-chat-secret-of-at-least-32-characters'
 const MODEL = 'gemini-2.5-flash'
 const question: UIMessage = {
   id: 'u1',
@@ -49,7 +48,7 @@ async function setup(mode: 'store' | 'signed', calls: GeminiPartJson[]) {
   const handler =
     mode === 'store'
       ? createChatHandler({ client, toolkit, store })
-      : createChatHandler({ client, toolkit, secret: SECRET, claims: new InMemoryConversationStore() })
+      : createChatHandler({ client, toolkit, secret: CHAT_SECRET, claims: new InMemoryConversationStore() })
   const count = (method: string) => mcp.methods.filter((each) => each === method).length
   return { ...mcp, gemini, handler, ran, count, store }
 }
