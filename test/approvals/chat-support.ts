@@ -94,9 +94,13 @@ export function toolStates(message: UIMessage): unknown[] {
 
 /** Each `data-toolnexus-task` part's call id and task status, in order. */
 export function taskStatuses(message: UIMessage): unknown[] {
-  const parts = message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as Array<{
-    id: string
-    data: Record<string, unknown>
-  }>
-  return parts.map((part) => [part.id, part.data.status])
+  return taskParts(message).map((part) => [part.id, part.data.status])
+}
+
+/** A message's `data-toolnexus-task` parts: a call still running as an MCP task. */
+export type TaskPart = { type: string; id: string; data: Record<string, unknown> }
+
+/** The `data-toolnexus-task` parts of a message, in order. */
+export function taskParts(message: UIMessage): TaskPart[] {
+  return message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as TaskPart[]
 }

@@ -10,7 +10,7 @@ import { createChatHandler } from '../../src/next/create-chat-handler.js'
 import type { ConversationStore } from '../../src/stores/conversation-store.js'
 import { InMemoryConversationStore } from '../../src/stores/in-memory-conversation-store.js'
 import { createToolkit } from '../../src/toolkit/create-toolkit.js'
-import { answer, CHAT_SECRET, postChat, send, toolParts } from '../approvals/chat-support.js'
+import { answer, CHAT_SECRET, postChat, send, taskParts, toolParts } from '../approvals/chat-support.js'
 import { approvalTools, call, clientFor, startApprovalModel } from '../approvals/support.js'
 import { type Closers, startTaskServer, toolkitFor } from '../approvals/task-server.js'
 import { sharedStores } from '../support/shared-stores.js'
@@ -24,11 +24,6 @@ const question: UIMessage = {
   id: 'u1',
   role: 'user',
   parts: [{ type: 'text', text: 'Build the July report' }],
-}
-
-type TaskPart = { type: string; id: string; data: Record<string, unknown> }
-function taskParts(message: UIMessage): TaskPart[] {
-  return message.parts.filter((part) => part.type === 'data-toolnexus-task') as unknown as TaskPart[]
 }
 
 /** The task server, the model, and `instances` handlers (each with a toolkit of its own) over one store. */
