@@ -34,16 +34,22 @@ afterAll(async () => {
   await postgres?.stop()
 })
 
+/** The task server, a model that calls its tool once, a toolkit over it, and a durable client. */
+async function durableTaskRun(toolkitOptions?: Parameters<typeof toolkitFor>[2]) {
+  const mcp = await startTaskServer(closers)
+  const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
+  closers.push(() => model.close())
+  const toolkit = await toolkitFor(closers, mcp.url, toolkitOptions)
+  const client = clientFor(model, { durable })
+  const count = (method: string) => mcp.methods.filter((each) => each === method).length
+  return { mcp, model, toolkit, client, count }
+}
+
 describe('a durable run whose MCP call runs as a task past taskWaitMs', () => {
   it.runIf(havePostgres)(
     'waits for the task inside the call’s step; the run’s record gives its result back without asking again',
     async () => {
-      const mcp = await startTaskServer(closers)
-      const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
-      closers.push(() => model.close())
-      const toolkit = await toolkitFor(closers, mcp.url)
-      const client = clientFor(model, { durable })
-      const count = (method: string) => mcp.methods.filter((each) => each === method).length
+      const { mcp, model, toolkit, client, count } = await durableTaskRun()
       const running = client.run('Build the July report', { toolkit, runId: 'task-run-1' })
       let ended = false
       void running.then(
@@ -70,12 +76,7 @@ describe('a durable run whose MCP call runs as a task past taskWaitMs', () => {
   it.runIf(havePostgres)(
     'gives up on a task that never settles at the tool timeout: the model reads why, the server is asked to cancel',
     async () => {
-      const mcp = await startTaskServer(closers)
-      const model = await startApprovalModel([call('c1', 'srv_build', { month: 'July' })])
-      closers.push(() => model.close())
-      const toolkit = await toolkitFor(closers, mcp.url, { toolTimeoutMs: 1500 })
-      const client = clientFor(model, { durable })
-      const count = (method: string) => mcp.methods.filter((each) => each === method).length
+      const { model, toolkit, client, count } = await durableTaskRun({ toolTimeoutMs: 1500 })
       const started = Date.now()
       const done = await client.run('Build the July report', { toolkit, runId: 'task-run-never' })
       expect(Date.now() - started).toBeLessThan(30_000)
