@@ -113,13 +113,17 @@ function startCalls<Message>(
 ): Array<ToolResult | Promise<ToolResult> | undefined> {
   const limit = run.settings.toolConcurrency
   if (presets === undefined) {
+    // A run neither traced nor durable answers each call with itself as the context: no closure made.
+    if (run.trace === undefined && run.input.durable === undefined && run.input.waitOnTasks !== true) {
+      return runBounded(calls, limit, answerCall, run)
+    }
     // The same for every turn of the run: made once.
     run.answer ??= answerer(run, false)
-    return runBounded(calls, limit, run.answer)
+    return runBounded(calls, limit, run.answer, undefined)
   }
   // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
   const answer = answerer(run, true)
-  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer) })
+  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer, undefined) })
 }
 
 /** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
@@ -191,8 +195,7 @@ function answerer<Message>(
   run: LoopRun<Message>,
   resumed: boolean,
 ): (call: PreparedCall) => ToolResult | Promise<ToolResult> {
-  const { toolkit, scope, search, trace } = run
-  const { hooks } = run.settings
+  const { toolkit, hooks, scope, search, trace } = run
   const context = { toolkit, hooks, scope, search }
   // Only a turn with presets can hold a resumed task call: a fresh turn's calls are not looked at.
   const untraced = resumed

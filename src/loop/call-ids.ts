@@ -26,8 +26,12 @@ let runs = 0
  */
 export function generateRunKey(): string {
   runs += 1
-  return `run_${processPrefix()}_${runs}`
+  runKeyStart ??= `run_${processPrefix()}_`
+  // One string joined to another, not three: a run holds its key for its whole life.
+  return runKeyStart + runs
 }
+
+let runKeyStart: string | undefined
 
 function processPrefix(): string {
   if (prefix === undefined) {

@@ -1,6 +1,6 @@
 import type { ResumedRun } from '../approvals/open-resume.js'
 import type { RunTelemetry } from '../contracts/run-telemetry.js'
-import type { ToolCallRecord, Usage } from '../contracts/run-types.js'
+import type { Hooks, ToolCallRecord, Usage } from '../contracts/run-types.js'
 import type { ModelTurn, Transport, TransportMemo } from '../contracts/transport.js'
 import type { ToolResult } from '../tool/types.js'
 import type { ToolRunner } from '../toolkit/toolkit.js'
@@ -14,6 +14,8 @@ export interface LoopRun<Message> {
   input: LoopInput<Message>
   settings: LoopSettings<Message>
   toolkit: ToolRunner | undefined
+  /** The settings' hooks: with the toolkit, scope and search, what answering a call needs. */
+  hooks: Hooks<Message>
   /** The transport, traced when the run is. */
   transport: Transport<Message>
   scope: RunScope
@@ -37,11 +39,11 @@ export interface LoopRun<Message> {
   /** The start of every call's idempotency key: drawn only when a tool is first called. */
   keyPrefix: string | undefined
   /** The approval ids answered in earlier parts of the run. */
-  answeredIds: string[]
+  answeredIds: readonly string[]
   /** Whether the last turn called a tool that its owner outside the loop answers. */
   handedOut: boolean
   /** A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered. */
   resumed: ResumedRun | undefined
-  /** How this run answers a fresh turn's calls: made at its first call, the same for every turn. */
+  /** How a traced or durable run answers a fresh turn's calls: made at its first call, the same for every turn. */
   answer?: ((call: PreparedCall) => ToolResult | Promise<ToolResult>) | undefined
 }

@@ -24,7 +24,7 @@ export async function* runLoop<Message>(
 ): AsyncGenerator<RunEvent<Message>, RunResult<Message>> {
   // `run` wants only the result: events are built and yielded for streams alone.
   if (input.mode !== 'stream') return await runQuietly(input)
-  const scope = new RunScope({ signal: input.signal, timeoutMs: input.settings.timeoutMs, stop: input.stop })
+  const scope = new RunScope(input.signal, input.settings.timeoutMs, input.stop)
   let completed = false
   let trace: RunTelemetry | undefined
   try {
@@ -32,15 +32,16 @@ export async function* runLoop<Message>(
     trace = run.trace
     while (true) {
       const suspended = yield* takeTurn(run)
-      const last = run.last as ModelTurn<Message>
+      // The turn is read from the run, not kept in this frame: it is let go when the next one is asked for.
+      const { usage } = run.last as ModelTurn<Message>
       if (suspended !== undefined) {
         completed = true
         trace?.end(suspended)
-        yield { type: 'step-end', turn: run.turn, usage: last.usage }
+        yield { type: 'step-end', turn: run.turn, usage }
         yield { type: 'finish', result: suspended }
         return suspended
       }
-      yield { type: 'step-end', turn: run.turn, usage: last.usage }
+      yield { type: 'step-end', turn: run.turn, usage }
       if (!goesOn(run)) break
     }
     const result = finishedResult(run)

@@ -2,20 +2,19 @@ import type { RunTelemetry } from '../contracts/run-telemetry.js'
 import type { RunResult } from '../contracts/run-types.js'
 import type { ModelTurn } from '../contracts/transport.js'
 import { isPromiseLike } from '../shared/is-promise-like.js'
-import { answerCallsQuietly } from './answer-calls.js'
+import { answerCallsQuietly, type TurnAnswers } from './answer-calls.js'
 import { modelTurn, retryTurn } from './call-model.js'
 import type { LoopInput } from './loop-input.js'
 import { RunScope } from './run-scope.js'
 import { finishedResult, goesOn, startRun } from './start-run.js'
 import {
   answeredTurn,
-  callsToAnswer,
   keyCalls,
   modelCallOptions,
   nextRequest,
   resumedCalls,
   type TurnCalls,
-  tookTurn,
+  turnCallsOf,
 } from './turn-steps.js'
 
 /**
@@ -29,11 +28,7 @@ import {
  * const result = await runQuietly({ transport, settings, history: [], prompt: 'Hi', toolkit, signal: undefined, mode: 'generate' })
  */
 export async function runQuietly<Message>(input: LoopInput<Message>): Promise<RunResult<Message>> {
-  const scope = new RunScope({
-    signal: input.signal,
-    timeoutMs: input.settings.timeoutMs,
-    stop: input.stop,
-  })
+  const scope = new RunScope(input.signal, input.settings.timeoutMs, input.stop)
   let completed = false
   let trace: RunTelemetry | undefined
   try {
@@ -42,7 +37,11 @@ export async function runQuietly<Message>(input: LoopInput<Message>): Promise<Ru
     trace = run.trace
     let result: RunResult<Message> | undefined
     while (true) {
-      let turnCalls: TurnCalls
+      // A turn's values live in these, declared (so cleared) before its model call: a value an async
+      // frame sets after an await stays in it, with all it reaches, until set again — here, through the
+      // whole of the next model call, which is where a run spends its life.
+      let turnCalls: TurnCalls | Promise<TurnCalls>
+      let answers: TurnAnswers | Promise<TurnAnswers> | undefined
       if (run.resumed !== undefined) turnCalls = resumedCalls(run)
       else {
         const next = nextRequest(run)
@@ -61,18 +60,14 @@ export async function runQuietly<Message>(input: LoopInput<Message>): Promise<Ru
             last = await retryTurn(error, transport, request, run.settings.retry, scope)
           }
         } else last = await modelTurn(request, modelCallOptions(run))
-        const given = tookTurn(run, last)
-        const decided = callsToAnswer(run, isPromiseLike(given) ? await given : given)
-        turnCalls = isPromiseLike(decided) ? await decided : decided
+        turnCalls = turnCallsOf(run, last)
+        if (isPromiseLike(turnCalls)) turnCalls = await turnCalls
       }
       if (turnCalls.calls.length > 0) {
         keyCalls(run, turnCalls.calls)
-        const answering = answerCallsQuietly(run, turnCalls.calls, turnCalls.presets)
-        const suspended = answeredTurn(
-          run,
-          turnCalls,
-          answering instanceof Promise ? await answering : answering,
-        )
+        answers = answerCallsQuietly(run, turnCalls.calls, turnCalls.presets)
+        if (answers instanceof Promise) answers = await answers
+        const suspended = answeredTurn(run, turnCalls, answers)
         // A call waits: the run ends suspended.
         if (suspended !== undefined) {
           result = await suspended

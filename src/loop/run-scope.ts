@@ -6,7 +6,7 @@ import { AbortError } from '../errors.js'
  * `race` makes any await give up at once on abort, so nothing that ignores its signal can hold the run.
  *
  * @example
- * const scope = new RunScope({ signal, timeoutMs: 30_000 })
+ * const scope = new RunScope(signal, 30_000, undefined)
  * try { await scope.race(model.doGenerate({ prompt, abortSignal: scope.outsideSignal })) } finally { scope.dispose({ completed: true }) }
  */
 export class RunScope {
@@ -14,61 +14,22 @@ export class RunScope {
   // AbortController in microseconds. Whether the run was aborted is `#error`, which costs nothing to read.
   #controller: AbortController | undefined
   // Only a run with a signal, a deadline or a stream consumer can be aborted from outside; the others
-  // skip the racing entirely, which keeps the per-turn path as lean as a bare loop.
-  readonly #cancellable: boolean
-  readonly #aborted: Promise<never> | undefined
-  #rejectAborted: ((error: AbortError) => void) | undefined
-  readonly #outer: AbortSignal | undefined
-  readonly #stop: AbortSignal | undefined
-  // Made only for a signal that is given: most runs have none.
-  readonly #onOuterAbort: (() => void) | undefined
-  readonly #onStop: (() => void) | undefined
-  readonly #timer: ReturnType<typeof setTimeout> | undefined
+  // skip the racing entirely, which keeps the per-turn path as lean as a bare loop, and hold no more than
+  // these three fields while they wait.
+  readonly #outside: OutsideAbort | undefined
   #error: AbortError | undefined
 
-  constructor(options: {
-    signal?: AbortSignal | undefined
-    timeoutMs?: number | undefined
-    /** Aborted when the consumer of a stream leaves before the run ends. */
-    stop?: AbortSignal | undefined
-  }) {
-    const { signal, timeoutMs, stop } = options
-    this.#cancellable = signal !== undefined || timeoutMs !== undefined || stop !== undefined
-    if (this.#cancellable) {
-      this.#aborted = new Promise<never>((_, reject) => {
-        this.#rejectAborted = reject
-      })
-      // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
-      this.#aborted.catch(() => {})
+  /**
+   * Positional, not an options object: one is made for every run.
+   *
+   * @param signal the caller's signal
+   * @param timeoutMs the run's deadline
+   * @param stop aborted when the consumer of a stream leaves before the run ends
+   */
+  constructor(signal: AbortSignal | undefined, timeoutMs: number | undefined, stop: AbortSignal | undefined) {
+    if (signal !== undefined || timeoutMs !== undefined || stop !== undefined) {
+      this.#outside = new OutsideAbort(this, signal, timeoutMs, stop)
     }
-    this.#outer = signal
-    this.#stop = stop
-    if (signal !== undefined) {
-      const onOuterAbort = () => this.abort(new AbortError('The run was aborted.', { cause: signal.reason }))
-      this.#onOuterAbort = onOuterAbort
-      if (signal.aborted) onOuterAbort()
-      else signal.addEventListener('abort', onOuterAbort, { once: true })
-    }
-    if (stop !== undefined) {
-      const onStop = () =>
-        this.abort(
-          new AbortError('The run was stopped: its stream was closed before the run finished.', {
-            reason: 'stream-closed',
-          }),
-        )
-      this.#onStop = onStop
-      stop.addEventListener('abort', onStop, { once: true })
-    }
-    this.#timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              this.abort(
-                new AbortError(`The run timed out after ${timeoutMs} ms.`, { reason: 'timeout', timeoutMs }),
-              ),
-            timeoutMs,
-          )
   }
 
   /** The signal handed to every tool (aborted too when a run fails midway). */
@@ -86,14 +47,14 @@ export class RunScope {
    * end the run while they run: a run that nothing can abort then makes no AbortController at all.
    */
   get outsideSignal(): AbortSignal | undefined {
-    return this.#cancellable ? this.signal : undefined
+    return this.#outside === undefined ? undefined : this.signal
   }
 
   /** Aborts the run with this error (the first abort wins). */
   abort(error: AbortError): void {
     if (this.#error !== undefined) return
     this.#error = error
-    this.#rejectAborted?.(error)
+    this.#outside?.reject(error)
     this.#controller?.abort(error)
   }
 
@@ -110,8 +71,8 @@ export class RunScope {
   /** Settles like `promise`, or rejects with the abort error as soon as the run is aborted. */
   race<T>(promise: T | PromiseLike<T>): Promise<T> {
     if (this.#error !== undefined) return Promise.reject(this.#error)
-    if (this.#aborted === undefined) return Promise.resolve(promise)
-    return Promise.race([promise, this.#aborted])
+    if (this.#outside === undefined) return Promise.resolve(promise)
+    return Promise.race([promise, this.#outside.aborted])
   }
 
   /**
@@ -119,9 +80,67 @@ export class RunScope {
    * whatever is still running — tools of a run that failed midway.
    */
   dispose(options: { completed: boolean }): void {
-    clearTimeout(this.#timer)
-    if (this.#onOuterAbort !== undefined) this.#outer?.removeEventListener('abort', this.#onOuterAbort)
-    if (this.#onStop !== undefined) this.#stop?.removeEventListener('abort', this.#onStop)
+    this.#outside?.dispose()
     if (!options.completed) this.abort(new AbortError('The run has ended.'))
+  }
+}
+
+/** What aborts a run from outside: the caller's signal, the run's deadline, a stream consumer that left. */
+class OutsideAbort {
+  /** Rejects with the abort error once the run is aborted. */
+  readonly aborted: Promise<never>
+  reject: (error: AbortError) => void = () => {}
+  readonly #signal: AbortSignal | undefined
+  readonly #onAbort: (() => void) | undefined
+  readonly #stop: AbortSignal | undefined
+  readonly #onStop: (() => void) | undefined
+  readonly #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    scope: RunScope,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    stop: AbortSignal | undefined,
+  ) {
+    this.aborted = new Promise<never>((_, reject) => {
+      this.reject = reject
+    })
+    // Nobody may be racing when the abort lands; the rejection is observed through `race` or `check`.
+    this.aborted.catch(() => {})
+    this.#signal = signal
+    if (signal !== undefined) {
+      const onAbort = () => scope.abort(new AbortError('The run was aborted.', { cause: signal.reason }))
+      this.#onAbort = onAbort
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    }
+    this.#stop = stop
+    if (stop !== undefined) {
+      const onStop = () =>
+        scope.abort(
+          new AbortError('The run was stopped: its stream was closed before the run finished.', {
+            reason: 'stream-closed',
+          }),
+        )
+      this.#onStop = onStop
+      stop.addEventListener('abort', onStop, { once: true })
+    }
+    this.#timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              scope.abort(
+                new AbortError(`The run timed out after ${timeoutMs} ms.`, { reason: 'timeout', timeoutMs }),
+              ),
+            timeoutMs,
+          )
+  }
+
+  /** Stops the deadline and stops listening. */
+  dispose(): void {
+    clearTimeout(this.#timer)
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener('abort', this.#onAbort)
+    if (this.#onStop !== undefined) this.#stop?.removeEventListener('abort', this.#onStop)
   }
 }

@@ -10,13 +10,15 @@ import type { LoopRun } from './loop-run.js'
 import type { RunScope } from './run-scope.js'
 import { SearchSession } from './search-session.js'
 
+const NO_IDS: readonly string[] = Object.freeze([])
+
 /**
  * Sets a run up: its transport (once resolved), the suspended run it resumes (claimed first), its
  * transcript, system prompt, trace and tool search. Synchronous when nothing is left to wait for (the
  * transport and telemetry loaded, no run to resume), so that a plain run's start has no async frame.
  *
  * @example
- * const started = startRun(input, new RunScope({ signal: input.signal }), false)
+ * const started = startRun(input, new RunScope(input.signal, undefined, undefined), false)
  * const run = isPromiseLike(started) ? await started : started
  */
 export function startRun<Message>(
@@ -89,6 +91,7 @@ function newRun<Message>(
     input,
     settings,
     toolkit,
+    hooks: settings.hooks,
     transport,
     scope,
     streaming,
@@ -113,7 +116,7 @@ function newRun<Message>(
     last: undefined,
     runId: resumed?.runId,
     keyPrefix: input.runId ?? resumed?.runId,
-    answeredIds: resumed?.answered ?? [],
+    answeredIds: resumed?.answered ?? NO_IDS,
     handedOut: false,
     resumed,
     answer: undefined,

@@ -95,6 +95,22 @@ export function callsToAnswer<Message>(
 }
 
 /**
+ * {@link tookTurn} then {@link callsToAnswer}, for a run that announces nothing between them: synchronous
+ * when both are.
+ *
+ * @example
+ * const decided = turnCallsOf(run, last)
+ * const turnCalls = isPromiseLike(decided) ? await decided : decided
+ */
+export function turnCallsOf<Message>(
+  run: LoopRun<Message>,
+  last: ModelTurn<Message>,
+): TurnCalls | Promise<TurnCalls> {
+  const given = tookTurn(run, last)
+  return isPromiseLike(given) ? given.then((calls) => callsToAnswer(run, calls)) : callsToAnswer(run, given)
+}
+
+/**
  * Gives each of a turn's calls its idempotency key, `<run>:<turn>:<position>`.
  *
  * @example
@@ -142,6 +158,9 @@ export function resumedCalls<Message>(run: LoopRun<Message>): TurnCalls {
 function modelRequest<Message>(run: LoopRun<Message>): TransportRequest<Message> {
   const { scope, messages, search } = run
   run.turn++
+  // The last turn is read only until the next one is asked for: a run waiting on its model call does
+  // not hold it (its message is in the transcript, its calls in the records).
+  run.last = undefined
   // Read each turn: a toolkit's list changes when an MCP server announces new tools. `tools()` hands
   // back the same array until it does, so transports keep their converted declarations.
   const allTools = search?.tools() ?? run.toolkit?.tools() ?? NO_TOOLS
@@ -242,7 +261,7 @@ function suspend<Message>(
       keys: settings.runState,
       guard: settings.approvalGuard,
       runId,
-      answered: run.answeredIds,
+      answered: [...run.answeredIds],
       calls,
       presets,
       results: answered,
