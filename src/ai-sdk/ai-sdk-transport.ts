@@ -20,6 +20,7 @@ import type {
   SpecGenerateResult,
   SpecLanguageModel,
   SpecProviderTool,
+  SpecToolChoice,
 } from './language-model-spec.js'
 import { mapGenAIProviderName } from './map-gen-ai-provider-name.js'
 import { type NativeToolSearch, nativeToolSearchOf, withNativeToolSearch } from './native-tool-search.js'
@@ -146,8 +147,8 @@ class AISDKTransport implements Transport<ModelMessage> {
         : this.#declarations.of(request.tools)
     // Made whole, with no field added afterwards.
     return signal === undefined
-      ? { prompt, tools, toolChoice: { type: 'auto' } }
-      : { prompt, abortSignal: signal, tools, toolChoice: { type: 'auto' } }
+      ? { prompt, tools, toolChoice: AUTO }
+      : { prompt, abortSignal: signal, tools, toolChoice: AUTO }
   }
 
   // Worked out once per tools list, as the declarations are.
@@ -169,6 +170,9 @@ class AISDKTransport implements Transport<ModelMessage> {
     return declarations
   }
 }
+
+// One for every call: providers read the choice, they do not keep or change it.
+const AUTO: SpecToolChoice = Object.freeze({ type: 'auto' })
 
 /** What the run's earlier calls converted of its transcript: kept in its memo from the first call on. */
 function convertedPromptOf(memo: TransportMemo): ConvertedPrompt {

@@ -17,7 +17,8 @@ type SpecVersion = SpecLanguageModel['specificationVersion']
  * Converts AI SDK `ModelMessage`s into a LanguageModel prompt of the given specification version: string
  * content becomes text parts, images become file parts, file data takes the version's shape (v4 tags it),
  * and empty assistant text is dropped because several providers reject empty text blocks. Every call
- * hands back a new array.
+ * hands back a new array; an assistant or tool message already in the prompt's shape (as the loop's own
+ * turns are) is in it as it is, not copied.
  *
  * @example
  * convertToLanguageModelPrompt({ messages: [{ role: 'user', content: 'Hi' }], version: 'v4' })
@@ -199,6 +200,9 @@ function convertMessage(
               messageOptions,
             )
       }
+      // The loop's own turns are in the prompt's shape already: sent as they are, not copied.
+      if (toolName === undefined && isPromptShaped(message.content, isPromptAssistantPart))
+        return message as SpecMessage
       const content: Extract<SpecMessage, { role: 'assistant' }>['content'] = []
       for (const part of message.content) {
         const options = 'providerOptions' in part ? part.providerOptions : undefined
@@ -238,6 +242,9 @@ function convertMessage(
       return content.length === 0 ? null : withOptions({ role: 'assistant', content }, messageOptions)
     }
     case 'tool': {
+      // The loop's tool results with text outputs are in the prompt's shape already: sent as they are.
+      if (toolName === undefined && isPromptShaped(message.content, promptToolParts[version]))
+        return message as SpecMessage
       // v2 takes results only; the others take every part.
       const parts = version === 'v2' ? message.content.filter(isToolResult) : message.content
       return parts.length === 0
@@ -253,6 +260,35 @@ function convertMessage(
 }
 
 type ToolMessagePart = Exclude<Extract<ModelMessage, { role: 'tool' }>['content'], string>[number]
+type AssistantMessagePart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number]
+
+/** Whether a message's parts are all as the prompt takes them (and it has some): then it is sent as is. */
+function isPromptShaped<Part>(parts: readonly Part[], isPromptPart: (part: Part) => boolean): boolean {
+  if (parts.length === 0) return false
+  for (const part of parts) if (!isPromptPart(part)) return false
+  return true
+}
+
+/** An assistant part the prompt takes as it is: text that is not empty, reasoning, a call or its result. */
+function isPromptAssistantPart(part: AssistantMessagePart): boolean {
+  switch (part.type) {
+    case 'text':
+      return part.text !== ''
+    case 'reasoning':
+    case 'tool-call':
+    case 'tool-result':
+      return true
+    default:
+      return false
+  }
+}
+
+/** Which tool message parts each version's prompt takes as they are (media outputs change shape). */
+const promptToolParts = {
+  v2: (part: ToolMessagePart) => part.type === 'tool-result' && part.output.type !== 'content',
+  v3: () => true,
+  v4: (part: ToolMessagePart) => part.type !== 'tool-result' || part.output.type !== 'content',
+}
 
 function isToolResult(part: ToolMessagePart): boolean {
   return part.type === 'tool-result'

@@ -109,7 +109,7 @@ export interface SpecProviderTool {
 }
 
 /** How the model may pick tools. */
-type SpecToolChoice =
+export type SpecToolChoice =
   | { type: 'auto' }
   | { type: 'none' }
   | { type: 'required' }
