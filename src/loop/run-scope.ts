@@ -29,6 +29,8 @@ export class RunScope {
   constructor(signal: AbortSignal | undefined, timeoutMs: number | undefined, stop: AbortSignal | undefined) {
     if (signal !== undefined || timeoutMs !== undefined || stop !== undefined) {
       this.#outside = new OutsideAbort(this, signal, timeoutMs, stop)
+      // A signal aborted already aborted the run while the line above ran, before `#outside` was set.
+      if (this.#error !== undefined) this.#outside.reject(this.#error)
     }
   }
 
