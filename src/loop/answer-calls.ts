@@ -4,8 +4,8 @@ import type { RunEvent, ToolCallRecord } from '../contracts/run-types.js'
 import type { ModelToolCall } from '../contracts/transport.js'
 import { pendingTaskOf } from '../tool/pending-task.js'
 import type { ToolResult } from '../tool/types.js'
-import { answerCall, answerTask } from './answer-call.js'
-import type { LoopRun } from './loop-run.js'
+import { answerCall, answerTask, type LoopCallContext } from './answer-call.js'
+import type { CallAnswerer, LoopRun } from './loop-run.js'
 import { type PreparedCall, recordedArgs } from './prepare-call.js'
 import { runBounded, settleQuietly } from './run-bounded.js'
 import { waitingOnTasks } from './wait-on-tasks.js'
@@ -113,17 +113,13 @@ function startCalls<Message>(
 ): Array<ToolResult | Promise<ToolResult> | undefined> {
   const limit = run.settings.toolConcurrency
   if (presets === undefined) {
-    // A run neither traced nor durable answers each call with itself as the context: no closure made.
-    if (run.trace === undefined && run.input.durable === undefined && run.input.waitOnTasks !== true) {
-      return runBounded(calls, limit, answerCall, run)
-    }
-    // The same for every turn of the run: made once.
+    // The same for every turn of the run: made once (a plain run's is `answerCall` itself).
     run.answer ??= answerer(run, false)
-    return runBounded(calls, limit, run.answer, undefined)
+    return runBounded(calls, limit, run.answer, run)
   }
   // A turn with presets (held or resumed): a resumed call that ran as an MCP task has its result fetched.
   const answer = answerer(run, true)
-  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer, undefined) })
+  return runUnanswered({ calls, presets, run: (chosen) => runBounded(chosen, limit, answer, run) })
 }
 
 /** A call a preset decides: waiting, answered in an earlier part of the run, or declined now. */
@@ -188,29 +184,33 @@ function resultEvent<Message>(prepared: PreparedCall, result: ToolResult): RunEv
 }
 
 /**
- * How this run answers one call: traced when the run is, a recorded step when it is durable; in a turn
- * with presets (`resumed`), a call that ran as an MCP task has its task's result fetched instead.
+ * How this run answers one call, given the run: traced when the run is, a recorded step when it is
+ * durable; in a turn with presets (`resumed`), a call that ran as an MCP task has its task's result
+ * fetched instead. A run that is none of these answers with `answerCall` itself, no closure made.
  */
-function answerer<Message>(
-  run: LoopRun<Message>,
-  resumed: boolean,
-): (call: PreparedCall) => ToolResult | Promise<ToolResult> {
-  const { toolkit, hooks, scope, search, trace } = run
-  const context = { toolkit, hooks, scope, search }
+function answerer<Message>(run: LoopRun<Message>, resumed: boolean): CallAnswerer<Message> {
+  const { trace } = run
   // Only a turn with presets can hold a resumed task call: a fresh turn's calls are not looked at.
-  const untraced = resumed
-    ? (call: PreparedCall): ToolResult | Promise<ToolResult> =>
-        call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
-    : (call: PreparedCall): ToolResult | Promise<ToolResult> => answerCall(call, context)
+  const plain: CallAnswerer<Message> = resumed ? answerResumedCall : answerCall
   const steps = run.input.durable?.steps
   // A step records a result as JSON, which a pending-task result does not survive as one: a durable run
   // waits for the task inside the call's step instead of suspending on it (for `maxTaskWaitMs`, else the
   // toolkit's tool timeout, at most).
   const wait = run.input.waitOnTasks === true || steps !== undefined
-  const answered = wait ? waitingOnTasks(untraced, context, run.settings.maxTaskWaitMs) : untraced
+  if (!wait && trace === undefined) return plain
+  const untraced = (call: PreparedCall) => plain(call, run)
+  const answered = wait ? waitingOnTasks(untraced, run, run.settings.maxTaskWaitMs) : untraced
   const answerNow = trace === undefined ? answered : traced(trace, answered)
   if (steps === undefined) return answerNow
   return (call) => settleQuietly(steps.step(`tool ${call.call.name}`, () => Promise.resolve(answerNow(call))))
+}
+
+/** A call of a resumed turn: one that ran as an MCP task has its task's result fetched, not run again. */
+function answerResumedCall<Message>(
+  call: PreparedCall,
+  context: LoopCallContext<Message>,
+): ToolResult | Promise<ToolResult> {
+  return call.task === undefined ? answerCall(call, context) : answerTask(call, call.task, context)
 }
 
 /** `answer`, with each call inside its own span. */

@@ -44,6 +44,12 @@ export interface LoopRun<Message> {
   handedOut: boolean
   /** A resumed run starts inside the turn it stopped in, with that turn's calls, some already answered. */
   resumed: ResumedRun | undefined
-  /** How a traced or durable run answers a fresh turn's calls: made at its first call, the same for every turn. */
-  answer?: ((call: PreparedCall) => ToolResult | Promise<ToolResult>) | undefined
+  /** How this run answers a fresh turn's calls: made at its first call, the same for every turn. */
+  answer?: CallAnswerer<Message> | undefined
 }
+
+/** How a run answers one call, the run given as the call's context (a plain run needs no closure). */
+export type CallAnswerer<Message> = (
+  call: PreparedCall,
+  run: LoopRun<Message>,
+) => ToolResult | Promise<ToolResult>

@@ -100,7 +100,7 @@ export class DefaultToolkit implements Toolkit {
     return own === undefined ? undefined : this.#byName.get(own)
   }
 
-  // Not `async`: an async method would wrap `runTool`'s promise in one more, on a path run for every call.
+  // Not `async`: an async method would wrap the run's promise in one more, on a path run for every call.
   execute(name: string, args: Record<string, unknown>, context: ToolContext = {}): Promise<ToolResult> {
     const { toolCallId, idempotencyKey, signal, timeoutMs } = context
     const answer = this.#executeNow(name, args, toolCallId, idempotencyKey, signal, timeoutMs, context)
